@@ -1,0 +1,377 @@
+"""Typed, immutable inputs of a tick, and their JSON object forms (DESIGN, "Input vocabulary").
+
+Every input is a frozen, slotted dataclass whose ``TYPE`` is the JSON ``type``
+string.  ``input_from_json`` validates an object and names the offending field
+in an ``InvalidInput`` error; ``input_to_json`` is its exact inverse (fields at
+their default value are omitted, so a round trip is stable).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any, ClassVar, Union
+
+from .errors import InvalidInput
+
+__all__ = [
+    "INPUT_TYPES",
+    "Clock",
+    "ConfirmCancel",
+    "ConfirmRequest",
+    "EditorSet",
+    "Fault",
+    "Input",
+    "Key",
+    "LegacyText",
+    "LogAppend",
+    "LogClear",
+    "LogDelta",
+    "LogFinish",
+    "LogReplace",
+    "Notify",
+    "Paste",
+    "PermissionPreview",
+    "PermissionReady",
+    "PickOption",
+    "PickRequest",
+    "PromptRequest",
+    "Resize",
+    "Status",
+    "Working",
+    "input_from_json",
+    "input_to_json",
+]
+
+LOG_KINDS = ("text", "user", "assistant", "status", "tool", "error", "diff", "reasoning", "notify")
+NOTIFY_TYPES = ("info", "warn", "error", "success")
+MAX_TERMINAL_SIDE = 10_000  # absurd sizes are rejected, not allocated
+
+
+@dataclass(frozen=True, slots=True)
+class Resize:
+    """The terminal now has ``columns`` x ``rows`` cells; ``cursor_row`` if re-anchored by a report."""
+
+    TYPE: ClassVar[str] = "resize"
+    columns: int
+    rows: int
+    cursor_row: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """One key press, by prompt_toolkit key name (``a``, ``enter``, ``c-c``, ``left``...)."""
+
+    TYPE: ClassVar[str] = "key"
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class Paste:
+    """A bracketed paste: inserted into the focused text field as one edit."""
+
+    TYPE: ClassVar[str] = "paste"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class LogAppend:
+    """A new log entry; ``final=False`` starts a streaming entry (needs an ``id``)."""
+
+    TYPE: ClassVar[str] = "log.append"
+    kind: str
+    text: str
+    id: str | None = None
+    final: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class LogDelta:
+    """Streamed text appended to the unfinished entry ``id``."""
+
+    TYPE: ClassVar[str] = "log.delta"
+    id: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class LogReplace:
+    """The full new text of the unfinished entry ``id`` (committed text is never rewritten)."""
+
+    TYPE: ClassVar[str] = "log.replace"
+    id: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class LogFinish:
+    """Entry ``id`` is final: all of its text becomes committed."""
+
+    TYPE: ClassVar[str] = "log.finish"
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class LogClear:
+    """Forget the log (not the terminal's scrollback) and reset the insertion boundary."""
+
+    TYPE: ClassVar[str] = "log.clear"
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """Replace the status line's text."""
+
+    TYPE: ClassVar[str] = "status"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmRequest:
+    """Open a yes/no dialog; answered by an output carrying ``id``."""
+
+    TYPE: ClassVar[str] = "confirm.request"
+    id: str
+    title: str
+    message: str = ""
+    confirm_label: str = "Yes"
+    cancel_label: str = "No"
+    danger_level: str = "normal"
+    allow_remember: bool = False
+    allow_reason: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmCancel:
+    """Close the dialog ``id`` (confirm, prompt or pick) without an answer."""
+
+    TYPE: ClassVar[str] = "confirm.cancel"
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class PromptRequest:
+    """Open a text-input dialog; answered with the text, or ``None`` on escape."""
+
+    TYPE: ClassVar[str] = "prompt.request"
+    id: str
+    title: str
+    message: str = ""
+    default: str = ""
+    placeholder: str = ""
+    secret: bool = False
+    multiline: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PickOption:
+    """One choice of a pick dialog."""
+
+    id: str
+    label: str
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PickRequest:
+    """Open a list dialog (arrow keys, type to filter, space to toggle when ``multi``)."""
+
+    TYPE: ClassVar[str] = "pick.request"
+    id: str
+    title: str
+    options: tuple[PickOption, ...]
+    message: str = ""
+    multi: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PermissionPreview:
+    """A structured permission preflight: one status header plus the diff body."""
+
+    TYPE: ClassVar[str] = "permission.preview"
+    tool: str
+    diff: str | None = None
+    summary: str | None = None
+    truncated: bool = False
+    tool_call_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PermissionReady:
+    """The permission preflight of ``tool`` is complete: one status line."""
+
+    TYPE: ClassVar[str] = "permission.ready"
+    tool: str
+    tool_call_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LegacyText:
+    """A plain runtime text line; legacy preflight lines are recognized."""
+
+    TYPE: ClassVar[str] = "legacy.text"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Notify:
+    """One styled notification line in the log."""
+
+    TYPE: ClassVar[str] = "notify"
+    message: str
+    notify_type: str = "info"
+
+
+@dataclass(frozen=True, slots=True)
+class Working:
+    """Spinner plus ``message`` in the status line; an empty message stops it."""
+
+    TYPE: ClassVar[str] = "working"
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class EditorSet:
+    """Replace the composer's text (cursor at the end)."""
+
+    TYPE: ClassVar[str] = "editor.set"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """The current time in seconds: the only source of time (spinners)."""
+
+    TYPE: ClassVar[str] = "clock"
+    now: float
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """Replay only: the next terminal write fails after ``after_bytes`` bytes."""
+
+    TYPE: ClassVar[str] = "fault"
+    after_bytes: int
+
+
+Input = Union[
+    Resize, Key, Paste, LogAppend, LogDelta, LogReplace, LogFinish, LogClear, Status,
+    ConfirmRequest, ConfirmCancel, PromptRequest, PickRequest, PermissionPreview,
+    PermissionReady, LegacyText, Notify, Working, EditorSet, Clock, Fault,
+]
+
+INPUT_TYPES: dict[str, type[Any]] = {
+    cls.TYPE: cls
+    for cls in (
+        Resize, Key, Paste, LogAppend, LogDelta, LogReplace, LogFinish, LogClear, Status,
+        ConfirmRequest, ConfirmCancel, PromptRequest, PickRequest, PermissionPreview,
+        PermissionReady, LegacyText, Notify, Working, EditorSet, Clock, Fault,
+    )
+}
+
+# Value checks beyond the field's type, as data: (type, field) -> (predicate, what it must be).
+_CHECKS: dict[tuple[str, str], tuple[Any, str]] = {
+    ("resize", "columns"): (lambda v: 1 <= v <= MAX_TERMINAL_SIDE, f"between 1 and {MAX_TERMINAL_SIDE}"),
+    ("resize", "rows"): (lambda v: 1 <= v <= MAX_TERMINAL_SIDE, f"between 1 and {MAX_TERMINAL_SIDE}"),
+    ("resize", "cursor_row"): (lambda v: v is None or 0 <= v < MAX_TERMINAL_SIDE, "a row >= 0"),
+    ("key", "key"): (lambda v: v != "", "a non-empty key name"),
+    ("log.append", "kind"): (lambda v: v in LOG_KINDS, f"one of {', '.join(LOG_KINDS)}"),
+    ("notify", "notify_type"): (lambda v: v in NOTIFY_TYPES, f"one of {', '.join(NOTIFY_TYPES)}"),
+    ("clock", "now"): (lambda v: math.isfinite(v) and v >= 0, "a finite number >= 0"),
+    ("fault", "after_bytes"): (lambda v: v >= 0, ">= 0"),
+}
+
+
+def _check_type(where: str, name: str, value: Any, annotation: str) -> Any:
+    """Validate one JSON value against a field annotation (as written in this module)."""
+    optional = annotation.endswith(" | None")
+    base = annotation.removesuffix(" | None")
+    if value is None:
+        if optional:
+            return None
+        raise InvalidInput(f"{where}: field '{name}' must be {base}, got null")
+    if base == "str":
+        if isinstance(value, str):
+            return value
+    elif base == "bool":
+        if isinstance(value, bool):
+            return value
+    elif base == "int":
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    elif base == "float":
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+    elif base == "tuple[PickOption, ...]":
+        if isinstance(value, list):
+            return tuple(_pick_option(f"{where}: field '{name}'[{i}]", item) for i, item in enumerate(value))
+    else:  # pragma: no cover - a new annotation without a checker is a programming error
+        raise AssertionError(f"no JSON checker for annotation {annotation!r}")
+    raise InvalidInput(f"{where}: field '{name}' must be {base}, got {type(value).__name__}")
+
+
+def _pick_option(where: str, item: Any) -> PickOption:
+    if isinstance(item, str):
+        return PickOption(id=item, label=item)
+    if not isinstance(item, dict):
+        raise InvalidInput(f"{where} must be a string or an object, got {type(item).__name__}")
+    label = item.get("label", item.get("id"))
+    ident = item.get("id", label)
+    description = item.get("description", "")
+    for key, val in (("id", ident), ("label", label), ("description", description)):
+        if not isinstance(val, str):
+            raise InvalidInput(f"{where}: '{key}' must be a string")
+    return PickOption(id=ident, label=label, description=description)
+
+
+def input_from_json(obj: Any, where: str = "input") -> Input:
+    """Build the typed input of a JSON object; raise ``InvalidInput`` naming the bad field."""
+    if not isinstance(obj, dict):
+        raise InvalidInput(f"{where}: must be a JSON object, got {type(obj).__name__}")
+    kind = obj.get("type")
+    if not isinstance(kind, str):
+        raise InvalidInput(f"{where}: field 'type' must be a string")
+    cls = INPUT_TYPES.get(kind)
+    if cls is None:
+        raise InvalidInput(f"{where}: unknown input type {kind!r}")
+    where = f"{where} ({kind})"
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = sorted(set(obj) - set(fields) - {"type"})
+    if unknown:
+        raise InvalidInput(f"{where}: unknown field {unknown[0]!r}")
+    values: dict[str, Any] = {}
+    for name, field in fields.items():
+        if name not in obj:
+            if field.default is dataclasses.MISSING:
+                raise InvalidInput(f"{where}: missing field '{name}'")
+            continue
+        value = _check_type(where, name, obj[name], str(field.type))
+        check = _CHECKS.get((kind, name))
+        if check is not None and value is not None and not check[0](value):
+            raise InvalidInput(f"{where}: field '{name}' must be {check[1]}, got {obj[name]!r}")
+        values[name] = value
+    if kind == "log.append" and values.get("final") is False and values.get("id") is None:
+        raise InvalidInput(f"{where}: a streaming entry (final=false) needs field 'id'")
+    result: Input = cls(**values)
+    return result
+
+
+def input_to_json(value: Input) -> dict[str, Any]:
+    """The JSON object form of an input (fields at their default are omitted)."""
+    out: dict[str, Any] = {"type": value.TYPE}
+    for field in dataclasses.fields(value):
+        item = getattr(value, field.name)
+        if field.default is not dataclasses.MISSING and item == field.default:
+            continue
+        if isinstance(item, tuple):
+            item = [_option_json(o) for o in item]
+        out[field.name] = item
+    return out
+
+
+def _option_json(option: PickOption) -> dict[str, str]:
+    data = {"id": option.id, "label": option.label}
+    if option.description:
+        data["description"] = option.description
+    return data

@@ -1,0 +1,92 @@
+"""Messages the app sends out (a submitted prompt, a dialog's answer, an interrupt)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Union
+
+__all__ = [
+    "ConfirmAnswer",
+    "Interrupt",
+    "Output",
+    "PickAnswer",
+    "PromptAnswer",
+    "Quit",
+    "Submit",
+    "output_to_json",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Submit:
+    """The user pressed enter in the composer with ``text``."""
+
+    TYPE: ClassVar[str] = "submit"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmAnswer:
+    """The answer to confirm dialog ``id``."""
+
+    TYPE: ClassVar[str] = "confirm.answer"
+    id: str
+    ok: bool
+    remember: bool = False
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PromptAnswer:
+    """The answer to prompt dialog ``id``: the text, or None when dismissed."""
+
+    TYPE: ClassVar[str] = "prompt.answer"
+    id: str
+    value: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PickAnswer:
+    """The answer to pick dialog ``id``: the chosen option ids (empty when dismissed)."""
+
+    TYPE: ClassVar[str] = "pick.answer"
+    id: str
+    ids: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Interrupt:
+    """Escape or Ctrl-C with no dialog open: cancel the running turn."""
+
+    TYPE: ClassVar[str] = "interrupt"
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class Quit:
+    """Ctrl-D on an empty composer: the user asks to exit."""
+
+    TYPE: ClassVar[str] = "quit"
+
+
+Output = Union[Submit, ConfirmAnswer, PromptAnswer, PickAnswer, Interrupt, Quit]
+
+
+def output_to_json(output: Output) -> dict[str, Any]:
+    """The JSON object form used in scenario ``outputs`` expectations."""
+    data: dict[str, Any] = {"type": output.TYPE}
+    if isinstance(output, Submit):
+        data["text"] = output.text
+    elif isinstance(output, ConfirmAnswer):
+        data.update(id=output.id, ok=output.ok)
+        if output.remember:
+            data["remember"] = True
+        if output.reason is not None:
+            data["reason"] = output.reason
+    elif isinstance(output, PromptAnswer):
+        data.update(id=output.id, value=output.value)
+    elif isinstance(output, PickAnswer):
+        data.update(id=output.id, ids=list(output.ids))
+    elif isinstance(output, Interrupt):
+        data["key"] = output.key
+    return data
