@@ -44,7 +44,7 @@ __all__ = [
     "input_to_json",
 ]
 
-LOG_KINDS = ("text", "user", "assistant", "status", "tool", "error", "diff", "reasoning", "notify")
+LOG_KINDS = ("text", "user", "assistant", "status", "tool", "error", "diff", "reasoning", "info", "warn", "success")
 NOTIFY_TYPES = ("info", "warn", "error", "success")
 MAX_TERMINAL_SIDE = 10_000  # absurd sizes are rejected, not allocated
 

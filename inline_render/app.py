@@ -1,0 +1,64 @@
+"""The whole state of a renderer between ticks: application state plus terminal knowledge."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .composer import TextField
+from .dialogs import Dialog
+from .inputs import ConfirmRequest, PickRequest, PromptRequest
+from .log import LogState
+from .state import Config, RenderState
+from .style import Row
+
+__all__ = ["AppState", "Screen", "initial_state"]
+
+DialogRequest = ConfirmRequest | PromptRequest | PickRequest
+
+
+@dataclass(frozen=True, slots=True)
+class Screen:
+    """What the effects stage knows about the terminal: the only fields it may change.
+
+    ``drawn`` is the viewport as it is on screen (``None``: unknown, redraw all);
+    ``top`` is the viewport's first screen row; ``free_below`` says the screen
+    rows under the viewport are blank.
+    """
+
+    top: int = 0
+    drawn: tuple[Row, ...] | None = None
+    drawn_log_rows: int = 0
+    cursor: tuple[int, int] | None = None
+    cursor_visible: bool | None = None
+    anchored: bool = False
+    start_row: int | None = None
+    free_below: bool = True
+    dialog_drawn: bool = False
+    broken: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AppState:
+    """Application state (log, composer, dialog, status) and RenderState, as one value."""
+
+    config: Config
+    columns: int
+    rows: int
+    render: RenderState = RenderState()
+    log: LogState = LogState()
+    composer: TextField = TextField()
+    dialog: Dialog | None = None
+    queued: tuple[DialogRequest, ...] = ()
+    status: str = ""
+    working: str = ""
+    working_since: float = 0.0
+    now: float = 0.0
+    legacy_diff: bool = False
+    fault: int | None = None
+    log_cleared: bool = False
+    screen: Screen = field(default_factory=Screen)
+
+
+def initial_state(config: Config, columns: int, rows: int, cursor_row: int | None = None) -> AppState:
+    """The state before the first tick; ``cursor_row`` is where the shell left the cursor (0-based)."""
+    return AppState(config=config, columns=columns, rows=rows, screen=Screen(start_row=cursor_row))

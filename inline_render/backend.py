@@ -1,0 +1,199 @@
+"""The one place that turns operations into bytes and writes them.
+
+Styles are encoded by prompt_toolkit's output layer (colour depth, NO_COLOR via
+``ColorDepth.from_env``); the few sequences it has no call for (scroll
+regions, synchronized output) are written raw.  A write that fails part-way
+reports how many bytes, and so how many whole operations, reached the terminal.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from typing import Protocol
+
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.output.color_depth import ColorDepth
+from prompt_toolkit.output.vt100 import Vt100_Output
+from prompt_toolkit.styles import Attrs
+
+from .effects import EffectResult
+from .errors import BackendError
+from .ops import (
+    Anchored, BeginSync, Cancel, EndSync, EraseDown, EraseLine, HideCursor, Inserted, LineFeed,
+    MoveTo, Op, Plan, ResetRegion, ResetStyle, SetRegion, ShowCursor, Text,
+)
+from .style import DEFAULT, Style
+from .terminal import TestTerminal
+
+__all__ = ["MemorySink", "Sink", "StreamSink", "Vt100Backend"]
+
+
+class Sink(Protocol):
+    """Where bytes go: ``write`` returns how many bytes it took (None: all) or raises."""
+
+    def write(self, data: bytes) -> int | None: ...
+
+
+class MemorySink:
+    """Feeds everything written into a ``TestTerminal`` and keeps the raw bytes."""
+
+    def __init__(self, terminal: TestTerminal) -> None:
+        self.terminal = terminal
+        self.data = bytearray()
+
+    def write(self, data: bytes) -> int:
+        self.data += data
+        self.terminal.feed(data)
+        return len(data)
+
+
+class StreamSink:
+    """Writes to a binary stream (``sys.stdout.buffer``), looping over short writes, then flushes."""
+
+    def __init__(self, stream: io.BufferedIOBase | io.RawIOBase) -> None:
+        self.stream = stream
+
+    def write(self, data: bytes) -> int:
+        view = memoryview(data)
+        done = 0
+        while done < len(data):
+            try:
+                count = self.stream.write(view[done:])
+            except OSError as error:
+                raise BackendError(f"terminal write failed: {error}", written=done) from error
+            done += len(data) - done if count is None else count
+        self.stream.flush()
+        return done
+
+
+class _Collector:
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def write(self, data: str) -> None:
+        self.parts.append(data)
+
+    def flush(self) -> None:
+        pass
+
+
+def _attrs(style: Style) -> Attrs:
+    return Attrs(
+        color=(style.fg or "").lstrip("#"),
+        bgcolor=(style.bg or "").lstrip("#"),
+        bold=style.bold,
+        underline=style.underline,
+        strike=False,
+        italic=style.italic,
+        blink=False,
+        reverse=style.reverse,
+        hidden=False,
+        dim=style.dim,
+    )
+
+
+_FIXED: dict[type[Op], str] = {
+    BeginSync: "\x1b[?2026h",
+    EndSync: "\x1b[?2026l",
+    Cancel: "\x18",
+    HideCursor: "\x1b[?25l",
+    ShowCursor: "\x1b[?25h",
+    ResetRegion: "\x1b[r",
+    LineFeed: "\n",
+    Inserted: "",
+    Anchored: "",
+}
+
+
+class Vt100Backend:
+    """Encodes plans for a VT100/xterm-compatible terminal and writes them to a sink."""
+
+    def __init__(self, sink: Sink | Callable[[bytes], int | None], color_depth: ColorDepth | None = None) -> None:
+        self.sink = sink
+        self.color_depth = color_depth or ColorDepth.from_env() or ColorDepth.DEPTH_8_BIT
+        self._style: Style | None = None  # the terminal's current attributes, None when unknown
+        self._codes: dict[Style, str] = {}
+        collector = _Collector()
+        self._output = Vt100_Output(collector, lambda: Size(rows=24, columns=80), term="xterm")  # type: ignore[arg-type]
+        self._collector = collector
+
+    def _code(self, style: Style) -> str:
+        code = self._codes.get(style)
+        if code is None:
+            if style == DEFAULT:
+                self._output.reset_attributes()
+            else:
+                self._output.set_attributes(_attrs(style), self.color_depth)
+            self._output.flush()
+            code = "".join(self._collector.parts)
+            self._collector.parts.clear()
+            self._codes[style] = code
+        return code
+
+    def _style_to(self, style: Style, parts: list[str]) -> None:
+        if self._style != style:
+            parts.append(self._code(style))
+            self._style = style
+
+    def encode(self, plan: Plan) -> tuple[bytes, list[int]]:
+        """The bytes of a plan and the byte offset at which each operation ends."""
+        chunks: list[bytes] = []
+        ends: list[int] = []
+        size = 0
+        for op in plan.ops:
+            fixed = _FIXED.get(type(op))
+            if fixed is not None:
+                piece = fixed
+            elif isinstance(op, MoveTo):
+                piece = f"\x1b[{op.row + 1};{op.col + 1}H"
+            elif isinstance(op, Text):
+                parts: list[str] = []
+                self._style_to(op.style, parts)
+                parts.append(op.text)
+                piece = "".join(parts)
+            elif isinstance(op, (EraseLine, EraseDown)):
+                parts = []
+                self._style_to(DEFAULT, parts)  # erased cells take the current background
+                parts.append("\x1b[K" if isinstance(op, EraseLine) else "\x1b[J")
+                piece = "".join(parts)
+            elif isinstance(op, ResetStyle):
+                piece = "\x1b[0m"
+                self._style = DEFAULT
+            elif isinstance(op, SetRegion):
+                piece = f"\x1b[{op.top + 1};{op.bottom + 1}r"
+            else:  # pragma: no cover - every Op type is handled above
+                raise AssertionError(f"unknown operation {op!r}")
+            data = piece.encode("utf-8", "replace")
+            chunks.append(data)
+            size += len(data)
+            ends.append(size)
+        return b"".join(chunks), ends
+
+    def write(self, plan: Plan) -> EffectResult:
+        """Write a plan; never raises: a failure is reported in the result."""
+        data, ends = self.encode(plan)
+        inserted_by_op = [op.rows if isinstance(op, Inserted) else 0 for op in plan.ops]
+        written, error = len(data), None
+        try:
+            if plan.fail_after is not None and plan.fail_after < len(data):
+                written = plan.fail_after
+                self._send(data[:written])
+                raise BackendError(f"injected fault after {written} bytes", written=written)
+            if data:
+                self._send(data)
+        except BackendError as failure:
+            written, error = failure.written, str(failure)
+        except OSError as failure:
+            written, error = 0, f"terminal write failed: {failure}"
+        if error is None:
+            return EffectResult(len(data), len(ends), sum(inserted_by_op), True)
+        self._style = None
+        done = 0
+        while done < len(ends) and ends[done] <= written:
+            done += 1
+        return EffectResult(written, done, sum(inserted_by_op[:done]), False, error)
+
+    def _send(self, data: bytes) -> None:
+        write = self.sink.write if hasattr(self.sink, "write") else self.sink
+        write(data)  # type: ignore[operator]

@@ -1,0 +1,264 @@
+"""Stage 4, ``apply_terminal_effects``: plan terminal operations (pure), write them, settle the result.
+
+Insertion (DESIGN, terminal facts): rows leave the viewport through its top.
+The rows to insert are first *staged* in the viewport's top rows (usually they
+are already there, drawn by earlier ticks), then either the viewport moves
+down over free screen rows, or a scroll region whose top is row 1 and whose
+bottom is the end of the log area scrolls them into history with one ``\\n``
+per row.  Rows already on screen move without being rewritten, and every
+``\\n`` is one byte, so a failed write tells exactly how many rows made it.
+The cursor is hidden before the first region write and not shown again in an
+inserting tick; the follow-up redraw shows it at the composer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import wcwidth
+
+from .app import AppState, Screen
+from .layout import Frame, Layout
+from .ops import (
+    Anchored, BeginSync, Cancel, EndSync, EraseDown, EraseLine, HideCursor, Inserted, LineFeed,
+    MoveTo, Op, Plan, ResetRegion, ResetStyle, SetRegion, ShowCursor, Text,
+)
+from .state import CursorPhase, SyncPhase
+from .style import Row, Segment, row_width
+from .text import WidthPolicy, text_width
+from .theme import draw_log_row
+
+__all__ = ["EffectResult", "Projection", "plan_terminal_effects", "settle"]
+
+
+@dataclass(frozen=True, slots=True)
+class EffectResult:
+    """What really reached the terminal in a tick."""
+
+    bytes_written: int
+    ops_written: int
+    rows_inserted: int
+    complete: bool
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Projection:
+    """The terminal knowledge after the whole plan is written."""
+
+    screen: Screen
+    rows_planned: int
+
+
+def _common_prefix(a: str, b: str) -> int:
+    size = min(len(a), len(b))
+    i = 0
+    while i < size and a[i] == b[i]:
+        i += 1
+    if i and not (a.isascii() and b.isascii()):
+        # Back off to a cluster start in both texts: "e" -> "e\u0301" changes the cell at "e".
+        if i < len(a):
+            i = min(i, wcwidth.grapheme_boundary_before(a, i + 1))
+        if i < len(b):
+            i = min(i, wcwidth.grapheme_boundary_before(b, i + 1))
+    return i
+
+
+def diff_row(old: Row | None, new: Row, width: int, policy: WidthPolicy) -> tuple[int, list[Segment], bool] | None:
+    """How to turn ``old`` into ``new``: (start column, segments to write, erase the rest), or None."""
+    if old is None:
+        return 0, list(new), row_width(new, policy) < width
+    if old == new:
+        return None
+    column = index = 0
+    size = min(len(old), len(new))
+    while index < size and old[index] == new[index]:
+        column += text_width(new[index].text, policy)
+        index += 1
+    segments = list(new[index:])
+    if index < size and old[index].style == new[index].style:
+        a, b = old[index].text, new[index].text
+        cut = _common_prefix(a, b)
+        column += text_width(b[:cut], policy)
+        segments[0] = Segment(b[cut:], new[index].style)
+        if not segments[0].text:
+            segments.pop(0)
+    new_width = column + sum(text_width(s.text, policy) for s in segments)
+    return column, segments, row_width(old, policy) > new_width and new_width < width
+
+
+class _Planner:
+    """Builds one tick's operations while tracking what the screen will show."""
+
+    def __init__(self, state: AppState, layout: Layout) -> None:
+        self.state = state
+        self.columns, self.rows, self.height = state.columns, state.rows, layout.height
+        self.policy = state.config.width_policy
+        screen = state.screen
+        self.screen = screen
+        self.ops: list[Op] = []
+        self.top = screen.top
+        self.cursor = screen.cursor
+        self.visible = screen.cursor_visible
+        drawn = screen.drawn
+        self.drawn: list[Row | None] = list(drawn) if drawn is not None and len(drawn) == self.height else [None] * self.height
+        self.drawn_log_rows = screen.drawn_log_rows
+
+    def move(self, row: int, col: int) -> None:
+        if self.cursor != (row, col):
+            self.ops.append(MoveTo(row, col))
+            self.cursor = (row, col)
+
+    def line_feeds(self, count: int, inserted: bool) -> None:
+        for _ in range(count):
+            self.ops.append(LineFeed())
+            if inserted:
+                self.ops.append(Inserted(1))
+        if self.cursor is not None:
+            self.cursor = (self.cursor[0], 0)
+
+    def update_row(self, index: int, new: Row) -> None:
+        change = diff_row(self.drawn[index], new, self.columns, self.policy)
+        self.drawn[index] = new
+        if change is None:
+            return
+        column, segments, erase = change
+        if not segments and not erase:
+            return
+        self.move(self.top + index, column)
+        for segment in segments:
+            self.ops.append(Text(segment.text, segment.style))
+            column += text_width(segment.text, self.policy)
+        if erase:
+            self.ops.append(EraseLine())
+        # A write that reaches the last column leaves a pending wrap: position unknown.
+        self.cursor = (self.top + index, column) if column < self.columns else None
+
+    def anchor(self) -> None:
+        """Place the viewport: at startup at the shell's cursor row, after a resize where it now is."""
+        screen, height = self.screen, self.height
+        if screen.broken:
+            self.ops += [Cancel(), ResetRegion(), ResetStyle()]
+            self.cursor = None
+        if screen.anchored and not screen.broken:
+            return
+        if not screen.anchored:
+            top = screen.start_row if screen.start_row is not None else self.rows - 1
+        elif screen.start_row is not None and screen.cursor is not None:
+            top = screen.start_row - (screen.cursor[0] - screen.top)  # the report says where the cursor went
+        else:
+            # A terminal that shrinks keeps the cursor row on screen by pushing rows off the top.
+            cursor_row = screen.cursor[0] if screen.cursor is not None else screen.top + height - 1
+            top = screen.top - max(0, cursor_row - (self.rows - 1))
+        top = max(0, min(top, self.rows - 1))
+        self.move(top, 0)
+        self.ops.append(EraseDown())  # clears leftovers of an old frame; never ESC[2J
+        if top + height > self.rows:
+            self.move(self.rows - 1, 0)
+            self.line_feeds(top + height - self.rows, inserted=False)
+            top = self.rows - height
+        self.top = top
+        self.ops.append(Anchored(top))
+        self.drawn = [()] * height
+
+    def insert(self, layout: Layout) -> None:
+        """Move ``layout.to_insert`` into scrollback through the top of the viewport."""
+        rows = [draw_log_row(row, self.columns, self.policy) for row in layout.to_insert]
+        if not rows:
+            return
+        if self.visible is not False:
+            self.ops.append(HideCursor())  # before any scroll-region write
+            self.visible = False
+        height = self.height
+        position = 0
+        while position < len(rows):
+            free = self.rows - (self.top + height)
+            count = min(len(rows) - position, height, free if free > 0 else height)
+            for index in range(count):
+                self.update_row(index, rows[position + index])
+            if free > 0:
+                # Free screen below: the viewport moves down and the staged rows stay as history.
+                self.ops.append(Inserted(count, top_delta=count))
+                self.top += count
+                self.drawn = self.drawn[count:] + [()] * count
+            else:
+                bottom = max(count, min(height, self.drawn_log_rows))
+                if self.top + bottom >= 2:
+                    self.ops.append(SetRegion(0, self.top + bottom - 1))
+                    self.cursor = (0, 0)
+                    self.move(self.top + bottom - 1, 0)
+                    self.line_feeds(count, inserted=True)
+                    self.ops.append(ResetRegion())
+                    self.cursor = None  # ESC[r homes the cursor on most terminals, not all
+                    self.drawn = self.drawn[count:bottom] + [()] * count + self.drawn[bottom:]
+                else:
+                    # No region of two rows fits above: scroll the whole screen (tiny terminals).
+                    self.move(self.rows - 1, 0)
+                    self.line_feeds(count, inserted=True)
+                    self.drawn = self.drawn[count:] + [()] * count
+            position += count
+
+    def finish(self, frame: Frame, show_cursor: bool) -> None:
+        for index, row in enumerate(frame.rows):
+            self.update_row(index, row)
+        row, col = frame.cursor
+        self.move(self.top + row, col)
+        if show_cursor and self.visible is not True:
+            self.ops.append(ShowCursor())
+            self.visible = True
+        elif not show_cursor and self.visible is None:
+            self.ops.append(HideCursor())
+            self.visible = False
+
+
+def plan_terminal_effects(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projection]:
+    """The operations that bring the terminal to ``frame``, inserting ``layout.to_insert`` first (pure)."""
+    planner = _Planner(state, layout)
+    planner.anchor()
+    planner.insert(layout)
+    planner.finish(frame, show_cursor=not layout.to_insert)
+    ops = planner.ops
+    if ops and state.config.synchronized_output:
+        ops = [BeginSync(), *ops, EndSync()]
+    screen = Screen(
+        top=planner.top,
+        drawn=tuple(row if row is not None else () for row in planner.drawn),
+        drawn_log_rows=frame.log_rows,
+        cursor=planner.cursor,
+        cursor_visible=planner.visible,
+        anchored=True,
+        start_row=None,
+        free_below=True,
+        dialog_drawn=state.dialog is not None,
+        broken=False,
+    )
+    return Plan(tuple(ops), state.fault), Projection(screen, len(layout.to_insert))
+
+
+def settle(state: AppState, layout: Layout, plan: Plan, projection: Projection, result: EffectResult) -> AppState:
+    """Fold what was really written into the state (only effect-result fields change)."""
+    inserted = result.rows_inserted
+    log = state.log.advance(layout.to_insert[:inserted])
+    render = replace(layout.render, inserted_until=layout.render.inserted_until + inserted)
+    render = replace(render, visible_start=max(render.visible_start, render.inserted_until))
+    if result.complete:
+        screen = projection.screen
+        if inserted:
+            render = replace(render, sync_phase=SyncPhase.INSERTED_NEEDS_REDRAW, cursor_phase=CursorPhase.HIDDEN_DURING_SCROLLBACK_INSERT)
+        else:
+            render = replace(render, sync_phase=SyncPhase.IDLE, cursor_phase=CursorPhase.VISIBLE_AT_COMPOSER)
+    else:
+        top, anchored = state.screen.top, state.screen.anchored
+        for op in plan.ops[: result.ops_written]:
+            if isinstance(op, Anchored):
+                top, anchored = op.top, True
+            elif isinstance(op, Inserted):
+                top += op.top_delta
+        screen = replace(state.screen, top=top, anchored=anchored, drawn=None, cursor=None, cursor_visible=None, broken=True)
+        if inserted < projection.rows_planned:
+            render = replace(render, sync_phase=SyncPhase.NEEDS_INSERT)
+        elif inserted:
+            render = replace(render, sync_phase=SyncPhase.INSERTED_NEEDS_REDRAW, cursor_phase=CursorPhase.HIDDEN_DURING_SCROLLBACK_INSERT)
+        else:
+            render = replace(render, sync_phase=state.render.sync_phase, cursor_phase=state.render.cursor_phase)
+    return replace(state, log=log, render=render, screen=screen, fault=None)

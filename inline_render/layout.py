@@ -1,0 +1,149 @@
+"""Stages 2 and 3: ``compute_layout`` (rows, regions, RenderState rows) and ``draw_frame`` (pure).
+
+The viewport, top to bottom: the log tail, the dialog, the status line, the
+composer.  The composer is never dropped; a dialog gets the rows left after
+``min_log_rows``; the log tail gets the rest.  The log is top-aligned so new
+rows appear right under the ones before, as they will in scrollback.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, replace
+
+from .app import AppState
+from .composer import render_field
+from .dialogs import DialogView, PromptDialog
+from .log import LogRow, log_rows
+from .state import RenderState, SyncPhase
+from .style import DEFAULT, Row, Segment, styled
+from .text import WidthPolicy, clip_to_width
+from .theme import DIM, SPINNER, draw_log_row
+
+__all__ = ["Frame", "Layout", "compute_layout", "draw_frame"]
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Region sizes, the wrapped pending log, and the RenderState rows for this tick."""
+
+    columns: int
+    height: int
+    log_height: int
+    dialog_height: int
+    status_height: int
+    composer_height: int
+    render: RenderState
+    visible: tuple[LogRow, ...]
+    to_insert: tuple[LogRow, ...]
+    dialog: DialogView | None
+    dialog_offset: int
+    composer: tuple[str, ...]
+    composer_offset: int
+    composer_cursor: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """The viewport's rows (exactly ``height`` of them, right-trimmed) and the cursor."""
+
+    rows: tuple[Row, ...]
+    log_rows: int
+    cursor: tuple[int, int]
+
+
+def _window(total: int, size: int, focus: int) -> int:
+    """First row of a ``size``-row window on ``total`` rows that shows ``focus`` (bottom-most)."""
+    return max(0, min(total - size, focus - size + 1)) if total > size else 0
+
+
+def compute_layout(state: AppState) -> Layout:
+    """Wrap the pending log and the widgets for the current size; place the regions."""
+    config = state.config
+    width, policy = state.columns, config.width_policy
+    height = min(config.viewport_height, state.rows)
+    prompt = config.composer_prompt if width > len(config.composer_prompt) else ""
+    texts, cursor_row, cursor_col = render_field(state.composer, max(1, width - len(prompt)), policy)
+    composer_height = min(len(texts), config.max_composer_rows, height)
+    composer_offset = _window(len(texts), composer_height, cursor_row)
+    rest = height - composer_height
+    status_height = 1 if rest >= 1 else 0
+    rest -= status_height
+    dialog = state.dialog.render(width, policy) if state.dialog is not None else None
+    dialog_height = dialog_offset = 0
+    if dialog is not None:
+        room = rest - config.min_log_rows if rest - config.min_log_rows >= 1 else rest
+        dialog_height = min(len(dialog.rows), room)
+        dialog_offset = _window(len(dialog.rows), dialog_height, dialog.focus)
+    log_height = rest - dialog_height
+
+    pending, committed = log_rows(state.log, width, policy)
+    render = state.render
+    inserted = render.inserted_until
+    total = inserted + len(pending)
+    start = max(total - log_height, inserted)
+    # Only committed rows may enter scrollback; uncommitted rows above the tail wait unseen.
+    insert_end = min(start, inserted + committed)
+    sync = SyncPhase.NEEDS_INSERT if insert_end > inserted else render.sync_phase
+    if sync is SyncPhase.NEEDS_INSERT and insert_end == inserted:
+        sync = SyncPhase.IDLE
+    render = replace(render, wrapped_total=total, visible_start=start, visible_end=total, sync_phase=sync)
+    return Layout(
+        columns=width,
+        height=height,
+        log_height=log_height,
+        dialog_height=dialog_height,
+        status_height=status_height,
+        composer_height=composer_height,
+        render=render,
+        visible=pending[start - inserted :],
+        to_insert=pending[: insert_end - inserted],
+        dialog=dialog,
+        dialog_offset=dialog_offset,
+        composer=tuple(texts),
+        composer_offset=composer_offset,
+        composer_cursor=(cursor_row - composer_offset, cursor_col + len(prompt)),
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _log_row(row: LogRow, width: int, policy: WidthPolicy) -> Row:
+    return draw_log_row(row, width, policy)
+
+
+def _status_row(state: AppState, width: int) -> Row:
+    if state.working:
+        frame = SPINNER[int(max(0.0, state.now - state.working_since) * 10) % len(SPINNER)]
+        text, _ = clip_to_width(f"{frame} {state.working}", width, state.config.width_policy)
+        return styled(text, DIM)
+    return styled(clip_to_width(state.status, width, state.config.width_policy)[0], DIM)
+
+
+def draw_frame(state: AppState, layout: Layout) -> Frame:
+    """The viewport's styled rows and where the cursor belongs (the focused text field)."""
+    width, policy = layout.columns, state.config.width_policy
+    rows: list[Row] = [_log_row(row, width, policy) for row in layout.visible]
+    rows.extend(() for _ in range(layout.log_height - len(rows)))
+    cursor_row, cursor_col = layout.composer_cursor
+    cursor = (layout.height - layout.composer_height + cursor_row, cursor_col)
+    if layout.dialog is not None and layout.dialog_height:
+        top = len(rows)
+        shown = layout.dialog.rows[layout.dialog_offset : layout.dialog_offset + layout.dialog_height]
+        rows.extend(shown)
+        if isinstance(state.dialog, PromptDialog) and layout.dialog.cursor is not None:
+            row, col = layout.dialog.cursor
+            if layout.dialog_offset <= row < layout.dialog_offset + layout.dialog_height:
+                cursor = (top + row - layout.dialog_offset, col)
+    if layout.status_height:
+        rows.append(_status_row(state, width))
+    prompt = state.config.composer_prompt if width > len(state.config.composer_prompt) else ""
+    visible = layout.composer[layout.composer_offset : layout.composer_offset + layout.composer_height]
+    for index, text in enumerate(visible):
+        lead = prompt if index + layout.composer_offset == 0 else " " * len(prompt)
+        segments: list[Segment] = [Segment(lead, DIM)] if lead.strip() else ([Segment(lead)] if lead and text else [])
+        if text:
+            segments.append(Segment(text, DEFAULT))
+        elif not state.composer.text and state.config.placeholder and index == 0:
+            segments.append(Segment(clip_to_width(state.config.placeholder, width - len(lead), policy)[0], DIM))
+        rows.append(tuple(segments))
+    return Frame(rows=tuple(rows), log_rows=layout.log_height, cursor=(min(cursor[0], layout.height - 1), min(cursor[1], width - 1)))

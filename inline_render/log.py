@@ -1,0 +1,173 @@
+"""The log: entries not yet in scrollback, the source-text boundary, and their wrapped rows.
+
+Rows already inserted into the terminal's scrollback are not kept: the log
+holds only entries with text still to insert, and ``head`` (an offset into the
+first entry) is the scrollback boundary as a *source position* (DESIGN, Rules).
+A resize re-wraps from ``head`` only, so nothing is inserted twice or skipped.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, replace
+from typing import NamedTuple
+
+from .text import WidthPolicy, expand_tabs, sanitize, text_width, wrap_line
+
+__all__ = [
+    "DECORATED_PREFIX_WIDTH",
+    "Entry",
+    "LogRow",
+    "LogState",
+    "entry_rows",
+    "log_rows",
+]
+
+DECORATED_PREFIX_WIDTH = 2  # every decorated kind has a 2-cell prefix ("› ", "▸ ", ...) or indent
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One log entry; ``text`` is sanitized with tabs expanded, ``key`` is unique per log."""
+
+    key: int
+    kind: str
+    text: str
+    id: str | None = None
+    final: bool = True
+
+    @property
+    def committed(self) -> int:
+        """Offset up to which the text can no longer change (all of it once final)."""
+        return len(self.text) if self.final else self.text.rfind("\n") + 1
+
+    @property
+    def shown(self) -> str:
+        """The text as drawn: a final entry's one trailing newline adds no empty row."""
+        return self.text[:-1] if self.final and self.text.endswith("\n") else self.text
+
+
+class LogRow(NamedTuple):
+    """One wrapped row: ``entry.text[start:end]``, in the logical line starting at ``line_start``."""
+
+    entry: Entry
+    line_start: int
+    start: int
+    end: int
+
+
+def _prepare(text: str, column: int) -> str:
+    return expand_tabs(sanitize(text), column)
+
+
+def _last_line_width(text: str) -> int:
+    return text_width(text[text.rfind("\n") + 1 :])
+
+
+@dataclass(frozen=True, slots=True)
+class LogState:
+    """Entries with text not yet inserted into scrollback, oldest first."""
+
+    entries: tuple[Entry, ...] = ()
+    head: int = 0
+    next_key: int = 0
+
+    def find(self, entry_id: str) -> int:
+        """Index of the newest pending entry with ``entry_id``, or -1."""
+        for index in range(len(self.entries) - 1, -1, -1):
+            if self.entries[index].id == entry_id:
+                return index
+        return -1
+
+    def append(self, kind: str, text: str, entry_id: str | None = None, final: bool = True) -> LogState:
+        """Add an entry at the end."""
+        entry = Entry(self.next_key, kind, _prepare(text, 0), entry_id, final)
+        return replace(self, entries=(*self.entries, entry), next_key=self.next_key + 1)
+
+    def _with(self, index: int, entry: Entry) -> LogState:
+        entries = self.entries
+        return replace(self, entries=(*entries[:index], entry, *entries[index + 1 :]), next_key=self.next_key + 1)
+
+    def delta(self, index: int, text: str) -> LogState:
+        """Append streamed ``text`` to the unfinished entry at ``index``."""
+        old = self.entries[index]
+        column = _last_line_width(old.text) if "\t" in text else 0
+        entry = Entry(self.next_key, old.kind, old.text + _prepare(text, column), old.id, old.final)
+        return self._with(index, entry)
+
+    def replace_text(self, index: int, text: str) -> LogState:
+        """New full text of the unfinished entry at ``index``; the committed part is kept as is."""
+        old = self.entries[index]
+        committed = old.committed
+        new_text = _prepare(text, 0)
+        # Committed text may already be in scrollback: only the unfinished part changes.
+        entry = Entry(self.next_key, old.kind, old.text[:committed] + new_text[committed:], old.id, old.final)
+        return self._with(index, entry)
+
+    def finish(self, index: int) -> LogState:
+        """Mark the entry at ``index`` final."""
+        old = self.entries[index]
+        done = self._with(index, Entry(self.next_key, old.kind, old.text, old.id, True))
+        if index == 0 and self.head > 0 and self.head >= len(done.entries[0].shown):
+            # Everything but the trailing newline is in scrollback already: nothing left to draw.
+            return replace(done, entries=done.entries[1:], head=0)
+        return done
+
+    def advance(self, rows: tuple[LogRow, ...]) -> LogState:
+        """Drop the text of ``rows`` (the oldest pending rows, just inserted into scrollback)."""
+        if not rows:
+            return self
+        last = rows[-1]
+        entries = self.entries
+        index = 0
+        while entries[index] is not last.entry:
+            index += 1
+        entry = entries[index]
+        if last.end >= len(entry.shown) and entry.final:
+            return replace(self, entries=entries[index + 1 :], head=0)
+        return replace(self, entries=entries[index:], head=last.end)
+
+
+@functools.lru_cache(maxsize=4096)
+def entry_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -> tuple[LogRow, ...]:
+    """The wrapped rows of ``entry`` from source offset ``start`` at terminal ``width``."""
+    cap = width - DECORATED_PREFIX_WIDTH if entry.kind != "text" and width > DECORATED_PREFIX_WIDTH else width
+    text = entry.shown
+    rows: list[LogRow] = []
+    line_start = text.rfind("\n", 0, start) + 1
+    position = start
+    while True:
+        newline = text.find("\n", position)
+        line_end = len(text) if newline < 0 else newline
+        base = position
+        for end in wrap_line(text[base:line_end], cap, policy):
+            rows.append(LogRow(entry, line_start, position, base + end))
+            position = base + end
+        if newline < 0:
+            return tuple(rows)
+        # The newline belongs to the line's last row, so row ranges tile the text.
+        last = rows[-1]
+        rows[-1] = last._replace(end=newline + 1)
+        position = line_start = newline + 1
+
+
+def log_rows(log: LogState, width: int, policy: WidthPolicy) -> tuple[tuple[LogRow, ...], int]:
+    """All pending rows at ``width``, and how many of them (a prefix) are committed.
+
+    Scrollback is append-only and ordered, so the committed rows end at the
+    first row of the first entry's line that can still change.
+    """
+    rows: list[LogRow] = []
+    committed = -1
+    start = log.head
+    for entry in log.entries:
+        these = entry_rows(entry, start, width, policy)
+        if committed < 0 and not entry.final:
+            limit = entry.committed  # the in-progress line starts here
+            done = 0
+            while done < len(these) and these[done].start < limit:
+                done += 1
+            committed = len(rows) + done
+        rows.extend(these)
+        start = 0
+    return tuple(rows), len(rows) if committed < 0 else committed

@@ -1,0 +1,1 @@
+"""The runtime protocol (documentation written at the end)."""

@@ -1,0 +1,242 @@
+"""Stage 1, ``reduce_inputs``: inputs in, new state and outputs out (pure).
+
+This module owns every transition of application state.  Its rules:
+
+* A dialog opened this tick is ``pending``; it becomes ``active`` at the start
+  of the next tick, and only if the effects stage reports that its frame was
+  drawn completely.  While ``pending``, keys and pastes are consumed (blocked):
+  they were typed before the dialog could be seen.  ``c-c`` always interrupts.
+* One dialog at a time; further requests queue and open in order.
+* Log text is sanitized on the way in; updates to unknown or finished entries
+  are dropped with one visible error line (never an exception).
+* ``log.clear`` is the only transition that resets ``inserted_until``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import Any
+
+from .app import AppState
+from .composer import normalize_key
+from .dialogs import PickDialog, PromptDialog, open_dialog
+from .inputs import (
+    Clock, ConfirmCancel, ConfirmRequest, EditorSet, Fault, Input, Key, LegacyText, LogAppend,
+    LogClear, LogDelta, LogFinish, LogReplace, Notify, Paste, PermissionPreview, PermissionReady,
+    PickRequest, PromptRequest, Resize, Status, Working,
+)
+from .log import LogState
+from .outputs import Interrupt, Output, Quit, Submit
+from .state import ConfirmPhase, RenderState
+from .text import sanitize
+
+__all__ = ["legacy_preview_header", "legacy_ready_line", "reduce_inputs"]
+
+_LEGACY_PREVIEW = re.compile(r"^Planned (.+?) diff preview\s*$")
+_LEGACY_READY = re.compile(r"^Permission preflight ready \((.+)\)\s*$")
+_DIFF_LINE = re.compile(r"^(?:[+\- ]|@@|diff |index |\\ No newline|$)")
+
+Outputs = list[Output]
+
+
+def legacy_preview_header(tool: str, summary: str | None = None) -> str:
+    """The one status line that heads a permission preview (both protocol paths)."""
+    return f"Planned {tool} diff preview" + (f" ({summary})" if summary else "")
+
+
+def legacy_ready_line(tool: str) -> str:
+    """The one status line of a ready preflight (both protocol paths)."""
+    return f"Permission preflight ready ({tool})"
+
+
+def _log_error(state: AppState, message: str) -> AppState:
+    return replace(state, log=state.log.append("error", message))
+
+
+def _key(state: AppState, item: Key, out: Outputs) -> AppState:
+    key = normalize_key(item.key)
+    if key == "c-c":
+        out.append(Interrupt("c-c"))
+        return state
+    if state.dialog is not None:
+        if state.render.confirm_phase is ConfirmPhase.PENDING:
+            return state  # blocked: typed before the dialog was on screen
+        dialog, answer = state.dialog.handle_key(key)
+        if answer is not None:
+            out.append(answer)
+        if dialog is None:
+            return _next_dialog(replace(state, dialog=None))
+        return replace(state, dialog=dialog)
+    composer = state.composer
+    if key == "enter":
+        if not composer.text.strip():
+            return state
+        out.append(Submit(composer.text))
+        return replace(state, composer=composer.set(""), log=state.log.append("user", composer.text))
+    if key == "escape":
+        out.append(Interrupt("escape"))
+        return state
+    if key == "c-d" and not composer.text:
+        out.append(Quit())
+        return state
+    edited = composer.edit(key)
+    return state if edited is None else replace(state, composer=edited)
+
+
+def _paste(state: AppState, item: Paste, out: Outputs) -> AppState:
+    dialog = state.dialog
+    if dialog is None:
+        return replace(state, composer=state.composer.insert(item.text.replace("\r\n", "\n")))
+    if state.render.confirm_phase is ConfirmPhase.PENDING:
+        return state
+    if isinstance(dialog, (PromptDialog, PickDialog)):
+        return replace(state, dialog=dialog.paste(item.text))
+    return state
+
+
+def _next_dialog(state: AppState) -> AppState:
+    render = replace(state.render, confirm_phase=ConfirmPhase.NONE)
+    if not state.queued:
+        return replace(state, render=render)
+    return _open(replace(state, render=render, queued=state.queued[1:]), state.queued[0])
+
+
+def _open(state: AppState, request: ConfirmRequest | PromptRequest | PickRequest) -> AppState:
+    if state.dialog is not None:
+        return replace(state, queued=(*state.queued, request))
+    render = replace(state.render, confirm_phase=ConfirmPhase.PENDING)
+    return replace(state, dialog=open_dialog(request), render=render, screen=replace(state.screen, dialog_drawn=False))
+
+
+def _dialog_request(state: AppState, item: Any, out: Outputs) -> AppState:
+    return _open(state, item)
+
+
+def _cancel(state: AppState, item: ConfirmCancel, out: Outputs) -> AppState:
+    if state.dialog is not None and state.dialog.id == item.id:
+        return _next_dialog(replace(state, dialog=None))
+    return replace(state, queued=tuple(r for r in state.queued if r.id != item.id))
+
+
+def _append(state: AppState, item: LogAppend, out: Outputs) -> AppState:
+    if item.id is not None:
+        index = state.log.find(item.id)
+        if index >= 0 and not state.log.entries[index].final:
+            return _log_error(state, f"log.append: entry {item.id!r} is still streaming; append ignored")
+    return replace(state, log=state.log.append(item.kind, item.text, item.id, item.final))
+
+
+def _unfinished(state: AppState, entry_id: str, what: str) -> tuple[AppState, int]:
+    index = state.log.find(entry_id)
+    if index < 0 or state.log.entries[index].final:
+        return _log_error(state, f"{what}: no unfinished entry {entry_id!r}; update ignored"), -1
+    return state, index
+
+
+def _delta(state: AppState, item: LogDelta, out: Outputs) -> AppState:
+    state, index = _unfinished(state, item.id, "log.delta")
+    return state if index < 0 else replace(state, log=state.log.delta(index, item.text))
+
+
+def _replace(state: AppState, item: LogReplace, out: Outputs) -> AppState:
+    state, index = _unfinished(state, item.id, "log.replace")
+    return state if index < 0 else replace(state, log=state.log.replace_text(index, item.text))
+
+
+def _finish(state: AppState, item: LogFinish, out: Outputs) -> AppState:
+    state, index = _unfinished(state, item.id, "log.finish")
+    return state if index < 0 else replace(state, log=state.log.finish(index))
+
+
+def _clear(state: AppState, item: LogClear, out: Outputs) -> AppState:
+    render = replace(state.render, wrapped_total=0, visible_start=0, visible_end=0, inserted_until=0)
+    log = LogState(next_key=state.log.next_key)
+    return replace(state, log=log, render=render, log_cleared=True, legacy_diff=False)
+
+
+def _preview(state: AppState, item: PermissionPreview, out: Outputs) -> AppState:
+    log = state.log.append("status", legacy_preview_header(item.tool, item.summary))
+    if item.diff:
+        diff = item.diff[:-1] if item.diff.endswith("\n") else item.diff
+        log = log.append("diff", diff)
+    if item.truncated:
+        log = log.append("status", "\u2026 diff truncated")
+    return replace(state, log=log)
+
+
+def _ready(state: AppState, item: PermissionReady, out: Outputs) -> AppState:
+    return replace(state, log=state.log.append("status", legacy_ready_line(item.tool)))
+
+
+def _legacy(state: AppState, item: LegacyText, out: Outputs) -> AppState:
+    # Legacy runtimes print preflight as text; render it exactly like the structured events.
+    log = state.log
+    for line in item.text.replace("\r\n", "\n").split("\n"):
+        preview, ready = _LEGACY_PREVIEW.match(line), _LEGACY_READY.match(line)
+        if preview:
+            log, state = log.append("status", legacy_preview_header(preview.group(1))), replace(state, legacy_diff=True)
+        elif ready:
+            log, state = log.append("status", legacy_ready_line(ready.group(1))), replace(state, legacy_diff=False)
+        elif state.legacy_diff and _DIFF_LINE.match(line):
+            log = log.append("diff", line)
+        else:
+            log, state = log.append("status", line), replace(state, legacy_diff=False)
+    return replace(state, log=log)
+
+
+def _notify(state: AppState, item: Notify, out: Outputs) -> AppState:
+    kind = {"info": "info", "warn": "warn", "error": "error", "success": "success"}[item.notify_type]
+    return replace(state, log=state.log.append(kind, item.message))
+
+
+def _status(state: AppState, item: Status, out: Outputs) -> AppState:
+    return replace(state, status=sanitize(item.text).replace("\n", " ").replace("\t", " "))
+
+
+def _working(state: AppState, item: Working, out: Outputs) -> AppState:
+    message = sanitize(item.message).replace("\n", " ").replace("\t", " ")
+    return replace(state, working=message, working_since=state.now)
+
+
+def _editor(state: AppState, item: EditorSet, out: Outputs) -> AppState:
+    return replace(state, composer=state.composer.set(item.text))
+
+
+def _clock(state: AppState, item: Clock, out: Outputs) -> AppState:
+    return replace(state, now=item.now)
+
+
+def _fault(state: AppState, item: Fault, out: Outputs) -> AppState:
+    return replace(state, fault=item.after_bytes)
+
+
+def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
+    # The terminal may have reflowed what we drew: forget it and re-anchor (DESIGN, terminal facts).
+    screen = replace(state.screen, drawn=None, cursor=None, start_row=item.cursor_row, broken=True)
+    return replace(state, columns=item.columns, rows=item.rows, screen=screen)
+
+
+_HANDLERS: dict[type[Any], Callable[[AppState, Any, Outputs], AppState]] = {
+    Key: _key, Paste: _paste, LogAppend: _append, LogDelta: _delta, LogReplace: _replace,
+    LogFinish: _finish, LogClear: _clear, Status: _status, ConfirmRequest: _dialog_request,
+    PromptRequest: _dialog_request, PickRequest: _dialog_request, ConfirmCancel: _cancel,
+    PermissionPreview: _preview, PermissionReady: _ready, LegacyText: _legacy, Notify: _notify,
+    Working: _working, EditorSet: _editor, Clock: _clock, Fault: _fault, Resize: _resize,
+}
+
+
+def reduce_inputs(state: AppState, inputs: Iterable[Input]) -> tuple[AppState, list[Output]]:
+    """Apply ``inputs`` in order; return the new state and the messages to send out."""
+    render: RenderState = state.render
+    if render.confirm_phase is ConfirmPhase.PENDING and state.screen.dialog_drawn:
+        render = replace(render, confirm_phase=ConfirmPhase.ACTIVE)
+    state = replace(state, render=render, log_cleared=False)
+    out: Outputs = []
+    for item in inputs:
+        if state.legacy_diff and not isinstance(item, (LegacyText, Clock)):
+            state = replace(state, legacy_diff=False)  # a legacy diff ends at the next other message
+        state = _HANDLERS[type(item)](state, item, out)
+    return state, out
+

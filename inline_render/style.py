@@ -1,0 +1,55 @@
+"""Styles, styled segments and rows: what a frame is made of."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import NamedTuple
+
+from .text import WidthPolicy, text_width
+
+__all__ = ["DEFAULT", "Row", "Segment", "Style", "row_text", "row_width", "styled"]
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """Character attributes; colours are prompt_toolkit colour names (``ansired``) or ``#rrggbb``."""
+
+    fg: str | None = None
+    bg: str | None = None
+    bold: bool = False
+    dim: bool = False
+    italic: bool = False
+    underline: bool = False
+    reverse: bool = False
+
+    def but(self, **changes: object) -> Style:
+        """A copy with some attributes changed."""
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+DEFAULT = Style()
+
+
+class Segment(NamedTuple):
+    """A run of sanitized text in one style (a tuple: cheap to build, hash and compare)."""
+
+    text: str
+    style: Style = DEFAULT
+
+
+Row = tuple[Segment, ...]
+
+
+def styled(text: str, style: Style = DEFAULT) -> Row:
+    """A one-segment row (empty text gives the empty row)."""
+    return (Segment(text, style),) if text else ()
+
+
+def row_text(row: Row) -> str:
+    """The plain characters of a row."""
+    return "".join(segment.text for segment in row)
+
+
+def row_width(row: Row, policy: WidthPolicy = WidthPolicy.CODEPOINT) -> int:
+    """Display width of a row."""
+    return sum(text_width(segment.text, policy) for segment in row)

@@ -1,0 +1,225 @@
+"""Untrusted text to safe cells: neutralizing controls, display widths, wrapping.
+
+Everything that reaches the terminal as text goes through ``sanitize`` first
+(DESIGN, "Untrusted text"): the mapping is per character and stateless, so text
+sanitized delta by delta equals the same text sanitized whole, and an escape
+sequence split across two deltas is neutralized all the same.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import re
+
+import wcwidth
+
+__all__ = [
+    "TAB_SIZE",
+    "WidthPolicy",
+    "clip_to_width",
+    "expand_tabs",
+    "grapheme_width",
+    "iter_cells",
+    "sanitize",
+    "text_width",
+    "wrap_line",
+]
+
+TAB_SIZE = 8
+
+
+class WidthPolicy(enum.Enum):
+    """How wide a grapheme cluster is; pick the one your terminal implements (DESIGN, Widths)."""
+
+    CODEPOINT = "codepoint"  # sum of per-code-point wcwidth (xterm.js unicode 11, tmux, pyte)
+    GRAPHEME = "grapheme"  # wcwidth.width() of the cluster (terminals with mode 2027)
+
+
+def _visible(code: int) -> str:
+    if code == 0x1B:
+        return "\u241b"  # ␛: an escape sequence stays readable but inert
+    if code < 0x20:
+        return chr(0x2400 + code)  # control pictures ␀..␟
+    if code == 0x7F:
+        return "\u2421"  # ␡
+    return "\u241b" + chr(code - 0x40)  # C1: CSI 0x9b shows as "␛["
+
+
+# C0 except \t and \n, DEL, C1, lone surrogates (unencodable), \r (never moves the cursor).
+_TRANSLATE: dict[int, str | None] = {c: _visible(c) for c in [*range(0x20), *range(0x7F, 0xA0)]}
+del _TRANSLATE[0x09], _TRANSLATE[0x0A]
+_TRANSLATE[0x0D] = None
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def sanitize(text: str) -> str:
+    """Make untrusted text inert: controls become visible pictures, ``\\r`` is dropped.
+
+    ``\\n`` and ``\\t`` are kept (line structure and tab expansion happen later);
+    lone surrogates become U+FFFD so the text can always be encoded.
+    """
+    if _UNSAFE.search(text) is None:
+        return text
+    text = text.translate(_TRANSLATE)
+    return _SURROGATE.sub("\ufffd", text)
+
+
+def _is_regional_indicator(cp: int) -> bool:
+    return 0x1F1E6 <= cp <= 0x1F1FF
+
+
+@functools.lru_cache(maxsize=4096)
+def grapheme_width(cluster: str, policy: WidthPolicy = WidthPolicy.CODEPOINT) -> int:
+    """Cells a grapheme cluster occupies under ``policy`` (never negative)."""
+    if policy is WidthPolicy.GRAPHEME:
+        return max(0, wcwidth.width(cluster))
+    total = 0
+    for char in cluster:
+        cp = ord(char)
+        if _is_regional_indicator(cp):
+            total += 1  # xterm.js (unicode 11) draws each regional indicator narrow
+        else:
+            total += max(0, wcwidth.wcwidth(char))
+    return total
+
+
+def iter_cells(text: str, policy: WidthPolicy = WidthPolicy.CODEPOINT) -> list[tuple[str, int]]:
+    """The grapheme clusters of ``text`` with their widths."""
+    if text.isascii():
+        return [(c, 1) for c in text]
+    return [(g, grapheme_width(g, policy)) for g in wcwidth.iter_graphemes(text)]
+
+
+def text_width(text: str, policy: WidthPolicy = WidthPolicy.CODEPOINT) -> int:
+    """Display width of sanitized text without newlines."""
+    if text.isascii():
+        return len(text)
+    return sum(grapheme_width(g, policy) for g in wcwidth.iter_graphemes(text))
+
+
+def expand_tabs(text: str, start_column: int = 0, policy: WidthPolicy = WidthPolicy.CODEPOINT) -> str:
+    """Replace tabs by spaces up to the next tab stop; ``start_column`` is the line's column so far."""
+    if "\t" not in text:
+        return text
+    out: list[str] = []
+    column = start_column
+    for piece in re.split(r"(\t|\n)", text):
+        if piece == "\t":
+            pad = TAB_SIZE - column % TAB_SIZE
+            out.append(" " * pad)
+            column += pad
+        elif piece == "\n":
+            out.append(piece)
+            column = 0
+        elif piece:
+            out.append(piece)
+            column += text_width(piece, policy)
+    return "".join(out)
+
+
+def clip_to_width(text: str, width: int, policy: WidthPolicy = WidthPolicy.CODEPOINT) -> tuple[str, int]:
+    """The longest prefix of whole clusters that fits ``width`` cells, and its width.
+
+    A cluster wider than the room left is replaced by ``?`` cells so a wide
+    character is never cut in half (1-column terminals, for example).
+    """
+    if text.isascii():
+        piece = text[:width]
+        return piece, len(piece)
+    out: list[str] = []
+    used = 0
+    for cluster, cells in iter_cells(text, policy):
+        if used + cells > width:
+            if used == 0 and cells > width:
+                out.append("?" * width)
+                used = width
+            break
+        out.append(cluster)
+        used += cells
+    return "".join(out), used
+
+
+@functools.lru_cache(maxsize=8192)
+def wrap_line(line: str, width: int, policy: WidthPolicy = WidthPolicy.CODEPOINT) -> tuple[int, ...]:
+    """Row end offsets of one logical line wrapped to ``width`` cells (word wrap).
+
+    Rows partition the line exactly: row ``i`` is ``line[ends[i-1]:ends[i]]``,
+    so a row boundary is a source position.  Breaks fall before a word that no
+    longer fits; spaces at a break hang at the end of the row (not drawn when
+    they overflow); a word longer than a row is broken hard; a cluster is never
+    split and a wide character never starts in the last column when it would
+    not fit.  An empty line is one empty row.
+    """
+    width = max(1, width)
+    if line.isascii():
+        return _wrap_ascii(line, width)
+    return _wrap_clusters(line, width, policy)
+
+
+def _wrap_ascii(line: str, width: int) -> tuple[int, ...]:
+    ends: list[int] = []
+    start = 0
+    size = len(line)
+    while size - start > width:
+        cut = start + width  # line[start:cut] fits; line[cut] does not (unless it is a space)
+        if line[cut] == " ":
+            stop = cut
+            while stop < size and line[stop] == " ":
+                stop += 1
+            if stop == size:
+                break  # only hanging spaces remain: they belong to this last row
+            ends.append(stop)
+            start = stop
+            continue
+        space = line.rfind(" ", start, cut)
+        if space >= start and line[start:space].strip(" "):
+            ends.append(space + 1)  # the partial word moves down whole
+            start = space + 1
+        else:
+            ends.append(cut)  # no earlier break: hard break inside the word
+            start = cut
+    ends.append(size)
+    return tuple(ends)
+
+
+def _wrap_clusters(line: str, width: int, policy: WidthPolicy) -> tuple[int, ...]:
+    ends: list[int] = []
+    column = 0  # cells used in the current row, hanging spaces included
+    row_start = 0
+    word_start = -1  # where the current row may be broken (start of a word after a space)
+    content = False  # the current row has a non-space cluster before word_start
+    after_space = False
+    offset = 0
+    cells = iter_cells(line, policy)
+    for cluster, cells_wide in cells:
+        if cluster == " ":
+            after_space = True
+            column += 1
+            offset += 1
+            continue
+        if after_space and content:
+            word_start = offset
+        after_space = False
+        if column + cells_wide > width and column > 0:
+            if word_start > row_start:
+                ends.append(word_start)
+                row_start = word_start
+                column = text_width(line[word_start:offset], policy)
+            else:
+                ends.append(offset)
+                row_start = offset
+                column = 0
+            word_start = -1
+            content = column > 0
+            if column + cells_wide > width and column > 0:
+                ends.append(offset)  # a wide cluster after the moved word: break again
+                row_start = offset
+                column = 0
+                content = False
+        column += cells_wide
+        content = True
+        offset += len(cluster)
+    ends.append(len(line))
+    return tuple(ends)

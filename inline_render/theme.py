@@ -1,0 +1,91 @@
+"""How things look: log kind prefixes and styles, diff colours, dialog and status styles.
+
+Glyphs are chosen with East Asian Width "N" (never "A"), so they are one cell
+wide in every locale.
+"""
+
+from __future__ import annotations
+
+from .log import Entry, LogRow
+from .style import DEFAULT, Row, Segment, Style
+from .text import WidthPolicy, clip_to_width
+
+__all__ = [
+    "DANGER",
+    "DIM",
+    "HINT",
+    "SELECTED",
+    "SPINNER",
+    "TITLE",
+    "draw_log_row",
+    "prefix_for",
+]
+
+DIM = Style(dim=True)
+TITLE = Style(bold=True)
+DANGER = Style(fg="ansired", bold=True)
+SELECTED = Style(reverse=True)
+HINT = Style(dim=True, italic=True)
+SPINNER = "\u280b\u2819\u2839\u2838\u283c\u2834\u2826\u2827\u2807\u280f"  # braille dots, one cell each
+
+# kind -> (first-row prefix, prefix style, text style); continuation rows get two spaces.
+_KINDS: dict[str, tuple[str, Style, Style]] = {
+    "text": ("", DEFAULT, DEFAULT),
+    "user": ("\u203a ", Style(fg="ansicyan", bold=True), Style(bold=True)),
+    "assistant": ("\u25b8 ", Style(fg="ansigreen"), DEFAULT),
+    "status": ("  ", DIM, DIM),
+    "tool": ("\u2699 ", Style(fg="ansimagenta"), Style(fg="ansimagenta")),
+    "error": ("\u2717 ", Style(fg="ansired", bold=True), Style(fg="ansired")),
+    "diff": ("  ", DEFAULT, DEFAULT),
+    "reasoning": ("\u22ee ", DIM, Style(dim=True, italic=True)),
+    "info": ("i ", Style(fg="ansiblue", bold=True), DEFAULT),
+    "warn": ("! ", Style(fg="ansiyellow", bold=True), Style(fg="ansiyellow")),
+    "success": ("\u2713 ", Style(fg="ansigreen", bold=True), DEFAULT),
+}
+
+_DIFF_STYLES = (
+    ("+++", Style(bold=True)),
+    ("---", Style(bold=True)),
+    ("+", Style(fg="ansigreen")),
+    ("-", Style(fg="ansired")),
+    ("@@", Style(fg="ansicyan")),
+    ("diff ", Style(bold=True)),
+)
+
+
+def prefix_for(kind: str) -> tuple[str, Style, Style]:
+    """The first-row prefix, its style and the text style of a log kind."""
+    return _KINDS.get(kind, _KINDS["status"])
+
+
+def _line_style(entry: Entry, line_start: int, base: Style) -> Style:
+    if entry.kind != "diff":
+        return base
+    line = entry.text[line_start : line_start + 5]
+    for marker, style in _DIFF_STYLES:
+        if line.startswith(marker):
+            return style
+    return base
+
+
+def draw_log_row(row: LogRow, width: int, policy: WidthPolicy) -> Row:
+    """The styled cells of one wrapped log row, clipped to ``width``."""
+    entry = row.entry
+    prefix, prefix_style, text_style = prefix_for(entry.kind)
+    if width <= len(prefix):
+        prefix = ""  # too narrow for decoration: the wrap used the full width too
+    elif row.start != 0:
+        prefix = " " * len(prefix)
+    text = entry.text[row.start : row.end].rstrip("\n")
+    room = width - len(prefix)
+    if len(text) > room or not text.isascii():
+        text, _ = clip_to_width(text, room, policy)
+    text = text.rstrip(" ")
+    segments: list[Segment] = []
+    if prefix.strip():
+        segments.append(Segment(prefix, prefix_style))
+    elif prefix and text:
+        segments.append(Segment(prefix, DEFAULT))
+    if text:
+        segments.append(Segment(text, _line_style(entry, row.line_start, text_style)))
+    return tuple(segments)

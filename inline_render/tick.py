@@ -1,0 +1,113 @@
+"""The tick (four stages in order) and ``Renderer``, the small driver that owns state and backend."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from prompt_toolkit.output.color_depth import ColorDepth
+
+from .app import AppState, initial_state
+from .backend import MemorySink, Sink, Vt100Backend
+from .effects import EffectResult, plan_terminal_effects, settle
+from .inputs import Input, LogClear, Resize
+from .layout import Frame, Layout, compute_layout, draw_frame
+from .outputs import Output
+from .reduce import reduce_inputs
+from .state import Config, RenderState, SyncPhase, check_invariants
+from .terminal import TestTerminal
+
+__all__ = ["Renderer", "TickResult", "apply_terminal_effects", "tick"]
+
+
+@dataclass(frozen=True, slots=True)
+class TickResult:
+    """Everything one tick produced."""
+
+    state: AppState
+    outputs: tuple[Output, ...]
+    layout: Layout
+    frame: Frame
+    effect: EffectResult
+
+
+def apply_terminal_effects(state: AppState, layout: Layout, frame: Frame, backend: Vt100Backend) -> tuple[AppState, EffectResult]:
+    """Stage 4: plan (pure), write (the only I/O), and fold the effect result into the state."""
+    plan, projection = plan_terminal_effects(state, layout, frame)
+    effect = backend.write(plan)
+    return settle(state, layout, plan, projection, effect), effect
+
+
+def tick(state: AppState, inputs: Iterable[Input], backend: Vt100Backend) -> TickResult:
+    """One tick: reduce_inputs -> compute_layout -> draw_frame -> apply_terminal_effects."""
+    before: RenderState = state.render
+    reduced, outputs = reduce_inputs(state, inputs)
+    layout = compute_layout(reduced)
+    frame = draw_frame(reduced, layout)
+    after, effect = apply_terminal_effects(reduced, layout, frame, backend)
+    if state.config.check_invariants:
+        check_invariants(before, after.render, log_cleared=after.log_cleared)
+    return TickResult(after, tuple(outputs), layout, frame, effect)
+
+
+class Renderer:
+    """Owns an ``AppState`` and a backend; ``feed`` runs a tick and the follow-up redraw it asks for."""
+
+    def __init__(
+        self,
+        backend: Vt100Backend,
+        columns: int,
+        rows: int,
+        *,
+        config: Config | None = None,
+        cursor_row: int | None = None,
+    ) -> None:
+        self.backend = backend
+        self.state = initial_state(config or Config(), columns, rows, cursor_row)
+        self.last: TickResult | None = None
+        self.ticks = 0
+
+    @classmethod
+    def in_memory(
+        cls, columns: int = 80, rows: int = 24, *, config: Config | None = None, cursor_row: int | None = 0
+    ) -> Renderer:
+        """A renderer writing into a ``TestTerminal`` (``renderer.terminal``), for tests and replays."""
+        config = config or Config()
+        terminal = TestTerminal(columns, rows, config.width_policy)
+        backend = Vt100Backend(MemorySink(terminal), ColorDepth.DEPTH_4_BIT)
+        renderer = cls(backend, columns, rows, config=config, cursor_row=cursor_row)
+        renderer.terminal = terminal
+        return renderer
+
+    terminal: TestTerminal
+
+    @property
+    def render_state(self) -> RenderState:
+        """The current RenderState."""
+        return self.state.render
+
+    def step(self, inputs: Iterable[Input] = ()) -> TickResult:
+        """Run exactly one tick (no automatic follow-up)."""
+        inputs = list(inputs)
+        terminal = getattr(self, "terminal", None)
+        for item in inputs:
+            if isinstance(item, Resize) and terminal is not None:
+                terminal.resize(item.columns, item.rows)
+        result = tick(self.state, inputs, self.backend)
+        self.state = result.state
+        self.last = result
+        self.ticks += 1
+        return result
+
+    def feed(self, inputs: Iterable[Input] = ()) -> list[Output]:
+        """Run a tick with ``inputs``, then the one follow-up redraw if rows were inserted."""
+        result = self.step(inputs)
+        outputs = list(result.outputs)
+        if result.state.render.sync_phase is SyncPhase.INSERTED_NEEDS_REDRAW:
+            outputs.extend(self.step().outputs)
+        return outputs
+
+    def clear_log(self) -> list[Output]:
+        """Forget the log (the terminal's scrollback stays)."""
+        return self.feed([LogClear()])
+
