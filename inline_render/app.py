@@ -44,9 +44,9 @@ class AppState:
     config: Config
     columns: int
     rows: int
-    render: RenderState = RenderState()
-    log: LogState = LogState()
-    composer: TextField = TextField()
+    render: RenderState = field(default_factory=RenderState)
+    log: LogState = field(default_factory=LogState)
+    composer: TextField = field(default_factory=TextField)
     dialog: Dialog | None = None
     queued: tuple[DialogRequest, ...] = ()
     status: str = ""

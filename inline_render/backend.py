@@ -20,8 +20,23 @@ from prompt_toolkit.styles import Attrs
 from .effects import EffectResult
 from .errors import BackendError
 from .ops import (
-    Anchored, BeginSync, Cancel, EndSync, EraseDown, EraseLine, HideCursor, Inserted, LineFeed,
-    MoveTo, Op, Plan, ResetRegion, ResetStyle, SetRegion, ShowCursor, Text,
+    Anchored,
+    BeginSync,
+    Cancel,
+    EndSync,
+    EraseDown,
+    EraseLine,
+    HideCursor,
+    Inserted,
+    LineFeed,
+    MoveTo,
+    Op,
+    Plan,
+    ResetRegion,
+    ResetStyle,
+    SetRegion,
+    ShowCursor,
+    Text,
 )
 from .style import DEFAULT, Style
 from .terminal import TestTerminal
@@ -195,5 +210,8 @@ class Vt100Backend:
         return EffectResult(written, done, sum(inserted_by_op[:done]), False, error)
 
     def _send(self, data: bytes) -> None:
-        write = self.sink.write if hasattr(self.sink, "write") else self.sink
-        write(data)  # type: ignore[operator]
+        sink = self.sink
+        if callable(sink):
+            sink(data)
+        else:
+            sink.write(data)

@@ -51,10 +51,15 @@ def _title(text: str, width: int, policy: WidthPolicy, danger: bool) -> Row:
     return styled(piece, DANGER if danger else TITLE)
 
 
-def _field_rows(field: TextField, width: int, policy: WidthPolicy, mask: bool, top: int) -> tuple[list[Row], tuple[int, int]]:
+def _field_rows(
+    field: TextField, width: int, policy: WidthPolicy, mask: bool, top: int
+) -> tuple[list[Row], tuple[int, int]]:
     room = max(1, width - 2)
     texts, row, col = render_field(field, room, policy, mask=mask)
-    rows: list[Row] = [((Segment("> " if i == 0 else "  "), Segment(t)) if t else (Segment("> " if i == 0 else "  "),)) for i, t in enumerate(texts)]
+    rows: list[Row] = [
+        ((Segment("> " if i == 0 else "  "), Segment(t)) if t else (Segment("> " if i == 0 else "  "),))
+        for i, t in enumerate(texts)
+    ]
     return rows, (top + row, min(width - 1, 2 + col))
 
 

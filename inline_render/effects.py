@@ -20,8 +20,23 @@ import wcwidth
 from .app import AppState, Screen
 from .layout import Frame, Layout
 from .ops import (
-    Anchored, BeginSync, Cancel, EndSync, EraseDown, EraseLine, HideCursor, Inserted, LineFeed,
-    MoveTo, Op, Plan, ResetRegion, ResetStyle, SetRegion, ShowCursor, Text,
+    Anchored,
+    BeginSync,
+    Cancel,
+    EndSync,
+    EraseDown,
+    EraseLine,
+    HideCursor,
+    Inserted,
+    LineFeed,
+    MoveTo,
+    Op,
+    Plan,
+    ResetRegion,
+    ResetStyle,
+    SetRegion,
+    ShowCursor,
+    Text,
 )
 from .state import CursorPhase, SyncPhase
 from .style import Row, Segment, row_width
@@ -101,7 +116,9 @@ class _Planner:
         self.cursor = screen.cursor
         self.visible = screen.cursor_visible
         drawn = screen.drawn
-        self.drawn: list[Row | None] = list(drawn) if drawn is not None and len(drawn) == self.height else [None] * self.height
+        self.drawn: list[Row | None] = (
+            list(drawn) if drawn is not None and len(drawn) == self.height else [None] * self.height
+        )
         self.drawn_log_rows = screen.drawn_log_rows
 
     def move(self, row: int, col: int) -> None:
@@ -201,8 +218,8 @@ class _Planner:
     def finish(self, frame: Frame, show_cursor: bool) -> None:
         for index, row in enumerate(frame.rows):
             self.update_row(index, row)
-        row, col = frame.cursor
-        self.move(self.top + row, col)
+        cursor_row, cursor_col = frame.cursor
+        self.move(self.top + cursor_row, cursor_col)
         if show_cursor and self.visible is not True:
             self.ops.append(ShowCursor())
             self.visible = True
@@ -244,7 +261,11 @@ def settle(state: AppState, layout: Layout, plan: Plan, projection: Projection, 
     if result.complete:
         screen = projection.screen
         if inserted:
-            render = replace(render, sync_phase=SyncPhase.INSERTED_NEEDS_REDRAW, cursor_phase=CursorPhase.HIDDEN_DURING_SCROLLBACK_INSERT)
+            render = replace(
+                render,
+                sync_phase=SyncPhase.INSERTED_NEEDS_REDRAW,
+                cursor_phase=CursorPhase.HIDDEN_DURING_SCROLLBACK_INSERT,
+            )
         else:
             render = replace(render, sync_phase=SyncPhase.IDLE, cursor_phase=CursorPhase.VISIBLE_AT_COMPOSER)
     else:
@@ -254,11 +275,17 @@ def settle(state: AppState, layout: Layout, plan: Plan, projection: Projection, 
                 top, anchored = op.top, True
             elif isinstance(op, Inserted):
                 top += op.top_delta
-        screen = replace(state.screen, top=top, anchored=anchored, drawn=None, cursor=None, cursor_visible=None, broken=True)
+        screen = replace(
+            state.screen, top=top, anchored=anchored, drawn=None, cursor=None, cursor_visible=None, broken=True
+        )
         if inserted < projection.rows_planned:
             render = replace(render, sync_phase=SyncPhase.NEEDS_INSERT)
         elif inserted:
-            render = replace(render, sync_phase=SyncPhase.INSERTED_NEEDS_REDRAW, cursor_phase=CursorPhase.HIDDEN_DURING_SCROLLBACK_INSERT)
+            render = replace(
+                render,
+                sync_phase=SyncPhase.INSERTED_NEEDS_REDRAW,
+                cursor_phase=CursorPhase.HIDDEN_DURING_SCROLLBACK_INSERT,
+            )
         else:
             render = replace(render, sync_phase=state.render.sync_phase, cursor_phase=state.render.cursor_phase)
     return replace(state, log=log, render=render, screen=screen, fault=None)

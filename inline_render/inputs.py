@@ -256,17 +256,53 @@ class Fault:
 
 
 Input = Union[
-    Resize, Key, Paste, LogAppend, LogDelta, LogReplace, LogFinish, LogClear, Status,
-    ConfirmRequest, ConfirmCancel, PromptRequest, PickRequest, PermissionPreview,
-    PermissionReady, LegacyText, Notify, Working, EditorSet, Clock, Fault,
+    Resize,
+    Key,
+    Paste,
+    LogAppend,
+    LogDelta,
+    LogReplace,
+    LogFinish,
+    LogClear,
+    Status,
+    ConfirmRequest,
+    ConfirmCancel,
+    PromptRequest,
+    PickRequest,
+    PermissionPreview,
+    PermissionReady,
+    LegacyText,
+    Notify,
+    Working,
+    EditorSet,
+    Clock,
+    Fault,
 ]
 
 INPUT_TYPES: dict[str, type[Any]] = {
     cls.TYPE: cls
     for cls in (
-        Resize, Key, Paste, LogAppend, LogDelta, LogReplace, LogFinish, LogClear, Status,
-        ConfirmRequest, ConfirmCancel, PromptRequest, PickRequest, PermissionPreview,
-        PermissionReady, LegacyText, Notify, Working, EditorSet, Clock, Fault,
+        Resize,
+        Key,
+        Paste,
+        LogAppend,
+        LogDelta,
+        LogReplace,
+        LogFinish,
+        LogClear,
+        Status,
+        ConfirmRequest,
+        ConfirmCancel,
+        PromptRequest,
+        PickRequest,
+        PermissionPreview,
+        PermissionReady,
+        LegacyText,
+        Notify,
+        Working,
+        EditorSet,
+        Clock,
+        Fault,
     )
 }
 
@@ -319,9 +355,8 @@ def _pick_option(where: str, item: Any) -> PickOption:
     label = item.get("label", item.get("id"))
     ident = item.get("id", label)
     description = item.get("description", "")
-    for key, val in (("id", ident), ("label", label), ("description", description)):
-        if not isinstance(val, str):
-            raise InvalidInput(f"{where}: '{key}' must be a string")
+    if not isinstance(ident, str) or not isinstance(label, str) or not isinstance(description, str):
+        raise InvalidInput(f"{where}: 'id', 'label' and 'description' must be strings")
     return PickOption(id=ident, label=label, description=description)
 
 

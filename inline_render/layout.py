@@ -146,4 +146,8 @@ def draw_frame(state: AppState, layout: Layout) -> Frame:
         elif not state.composer.text and state.config.placeholder and index == 0:
             segments.append(Segment(clip_to_width(state.config.placeholder, width - len(lead), policy)[0], DIM))
         rows.append(tuple(segments))
-    return Frame(rows=tuple(rows), log_rows=layout.log_height, cursor=(min(cursor[0], layout.height - 1), min(cursor[1], width - 1)))
+    return Frame(
+        rows=tuple(rows),
+        log_rows=layout.log_height,
+        cursor=(min(cursor[0], layout.height - 1), min(cursor[1], width - 1)),
+    )

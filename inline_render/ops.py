@@ -124,8 +124,21 @@ class Anchored:
 
 
 Op = Union[
-    BeginSync, EndSync, Cancel, HideCursor, ShowCursor, MoveTo, Text, ResetStyle, EraseLine,
-    EraseDown, SetRegion, ResetRegion, LineFeed, Inserted, Anchored,
+    BeginSync,
+    EndSync,
+    Cancel,
+    HideCursor,
+    ShowCursor,
+    MoveTo,
+    Text,
+    ResetStyle,
+    EraseLine,
+    EraseDown,
+    SetRegion,
+    ResetRegion,
+    LineFeed,
+    Inserted,
+    Anchored,
 ]
 
 

@@ -23,9 +23,28 @@ from .app import AppState
 from .composer import normalize_key
 from .dialogs import PickDialog, PromptDialog, open_dialog
 from .inputs import (
-    Clock, ConfirmCancel, ConfirmRequest, EditorSet, Fault, Input, Key, LegacyText, LogAppend,
-    LogClear, LogDelta, LogFinish, LogReplace, Notify, Paste, PermissionPreview, PermissionReady,
-    PickRequest, PromptRequest, Resize, Status, Working,
+    Clock,
+    ConfirmCancel,
+    ConfirmRequest,
+    EditorSet,
+    Fault,
+    Input,
+    Key,
+    LegacyText,
+    LogAppend,
+    LogClear,
+    LogDelta,
+    LogFinish,
+    LogReplace,
+    Notify,
+    Paste,
+    PermissionPreview,
+    PermissionReady,
+    PickRequest,
+    PromptRequest,
+    Resize,
+    Status,
+    Working,
 )
 from .log import LogState
 from .outputs import Interrupt, Output, Quit, Submit
@@ -219,11 +238,27 @@ def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
 
 
 _HANDLERS: dict[type[Any], Callable[[AppState, Any, Outputs], AppState]] = {
-    Key: _key, Paste: _paste, LogAppend: _append, LogDelta: _delta, LogReplace: _replace,
-    LogFinish: _finish, LogClear: _clear, Status: _status, ConfirmRequest: _dialog_request,
-    PromptRequest: _dialog_request, PickRequest: _dialog_request, ConfirmCancel: _cancel,
-    PermissionPreview: _preview, PermissionReady: _ready, LegacyText: _legacy, Notify: _notify,
-    Working: _working, EditorSet: _editor, Clock: _clock, Fault: _fault, Resize: _resize,
+    Key: _key,
+    Paste: _paste,
+    LogAppend: _append,
+    LogDelta: _delta,
+    LogReplace: _replace,
+    LogFinish: _finish,
+    LogClear: _clear,
+    Status: _status,
+    ConfirmRequest: _dialog_request,
+    PromptRequest: _dialog_request,
+    PickRequest: _dialog_request,
+    ConfirmCancel: _cancel,
+    PermissionPreview: _preview,
+    PermissionReady: _ready,
+    LegacyText: _legacy,
+    Notify: _notify,
+    Working: _working,
+    EditorSet: _editor,
+    Clock: _clock,
+    Fault: _fault,
+    Resize: _resize,
 }
 
 
@@ -239,4 +274,3 @@ def reduce_inputs(state: AppState, inputs: Iterable[Input]) -> tuple[AppState, l
             state = replace(state, legacy_diff=False)  # a legacy diff ends at the next other message
         state = _HANDLERS[type(item)](state, item, out)
     return state, out
-

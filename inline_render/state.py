@@ -84,7 +84,10 @@ def check_invariants(before: RenderState, after: RenderState, *, log_cleared: bo
     if before.confirm_phase is ConfirmPhase.NONE and after.confirm_phase is ConfirmPhase.ACTIVE:
         raise InvariantViolation("confirm_phase went from none to active without a pending draw")
     hidden = after.cursor_phase is CursorPhase.HIDDEN_DURING_SCROLLBACK_INSERT
-    if hidden != (after.sync_phase is SyncPhase.INSERTED_NEEDS_REDRAW) and after.sync_phase is not SyncPhase.NEEDS_INSERT:
+    if (
+        hidden != (after.sync_phase is SyncPhase.INSERTED_NEEDS_REDRAW)
+        and after.sync_phase is not SyncPhase.NEEDS_INSERT
+    ):
         raise InvariantViolation(
             f"cursor_phase {after.cursor_phase.value} does not match sync_phase {after.sync_phase.value}"
         )
@@ -113,11 +116,17 @@ class Config:
 
     def __post_init__(self) -> None:
         if not 1 <= self.viewport_height <= 10_000:
-            raise InvalidInput(f"config: field 'viewport_height' must be between 1 and 10000, got {self.viewport_height}")
+            raise InvalidInput(
+                f"config: field 'viewport_height' must be between 1 and 10000, got {self.viewport_height}"
+            )
         if not 0 <= self.min_log_rows <= self.viewport_height:
-            raise InvalidInput(f"config: field 'min_log_rows' must be between 0 and viewport_height, got {self.min_log_rows}")
+            raise InvalidInput(
+                f"config: field 'min_log_rows' must be between 0 and viewport_height, got {self.min_log_rows}"
+            )
         if not 1 <= self.max_composer_rows <= 1000:
-            raise InvalidInput(f"config: field 'max_composer_rows' must be between 1 and 1000, got {self.max_composer_rows}")
+            raise InvalidInput(
+                f"config: field 'max_composer_rows' must be between 1 and 1000, got {self.max_composer_rows}"
+            )
 
     def to_json(self) -> dict[str, object]:
         """The scenario header's ``config`` object (fields at their default omitted)."""

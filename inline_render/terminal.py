@@ -149,9 +149,8 @@ class TestTerminal:
                 self.x = min(self.columns, step) - 1
             self.pending_wrap = False
         elif final == "K":
-            row = self.grid[self.y]
             lo, hi = {0: (self.x, self.columns), 1: (0, self.x + 1), 2: (0, self.columns)}.get(first, (0, 0))
-            self._blank(row, lo, hi)
+            self._blank(self.grid[self.y], lo, hi)
         elif final == "J":
             if first in (2, 3):
                 self.violations.append(f"CSI {first}J")
@@ -290,7 +289,8 @@ class TestTerminal:
         """The whole terminal as text, for assertion messages."""
         out = [f"--- scrollback ({len(self.scrollback)} lines)"]
         out += [f"{line}" for line in self.scrollback[-50:]]
-        out.append(f"--- screen {self.columns}x{self.rows}, cursor ({self.x},{self.y}) {'visible' if self.visible else 'hidden'}")
+        out.append(
+            f"--- screen {self.columns}x{self.rows}, cursor ({self.x},{self.y}) {'visible' if self.visible else 'hidden'}"
+        )
         out += [f"{i:3}|{line}" for i, line in enumerate(self.screen_lines())]
         return "\n".join(out)
-

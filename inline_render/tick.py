@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from prompt_toolkit.output.color_depth import ColorDepth
 
 from .app import AppState, initial_state
-from .backend import MemorySink, Sink, Vt100Backend
+from .backend import MemorySink, Vt100Backend
 from .effects import EffectResult, plan_terminal_effects, settle
 from .inputs import Input, LogClear, Resize
 from .layout import Frame, Layout, compute_layout, draw_frame
@@ -31,7 +31,9 @@ class TickResult:
     effect: EffectResult
 
 
-def apply_terminal_effects(state: AppState, layout: Layout, frame: Frame, backend: Vt100Backend) -> tuple[AppState, EffectResult]:
+def apply_terminal_effects(
+    state: AppState, layout: Layout, frame: Frame, backend: Vt100Backend
+) -> tuple[AppState, EffectResult]:
     """Stage 4: plan (pure), write (the only I/O), and fold the effect result into the state."""
     plan, projection = plan_terminal_effects(state, layout, frame)
     effect = backend.write(plan)
@@ -110,4 +112,3 @@ class Renderer:
     def clear_log(self) -> list[Output]:
         """Forget the log (the terminal's scrollback stays)."""
         return self.feed([LogClear()])
-

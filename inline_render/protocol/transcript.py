@@ -1,0 +1,158 @@
+"""Agent events as log entries: the streaming assistant entry, tools, errors, preflight.
+
+``Transcript`` is the log-writing half of the session (pure, no I/O).  It keeps
+one invariant that makes the core's job simple: at most one entry is streaming
+at a time, and any other log entry first finishes it (``LogFinish``), so text
+streamed after a tool call starts a new assistant entry *below* the tool entry
+instead of growing one above it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from ..inputs import (
+    Input,
+    LogAppend,
+    LogDelta,
+    LogFinish,
+    LogReplace,
+    PermissionPreview,
+    PermissionReady,
+)
+from .display import format_tool_call, format_tool_result
+from .legacy import legacy_block, normalize_diff
+from .methods import (
+    AgentEvent,
+    ErrorEvent,
+    FinalEvent,
+    PermissionPreviewEvent,
+    PermissionReadyEvent,
+    ReasoningEvent,
+    TextEvent,
+    ToolCallEvent,
+    ToolResultEvent,
+)
+
+__all__ = ["Limits", "Transcript"]
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """How much of a tool call / tool result is shown in the log."""
+
+    max_args_chars: int = 160
+    max_result_lines: int = 12
+    max_result_chars: int = 2000
+
+
+@dataclass(slots=True)
+class _RunLog:
+    entries: int = 0  # assistant entries so far, for unique entry ids
+    last_assistant: str | None = None  # text of the last finished assistant entry
+    open_tools: dict[str, str] = field(default_factory=dict)  # tool -> id of its call awaiting a result
+
+
+@dataclass(slots=True)
+class _Stream:
+    run_id: str
+    entry_id: str
+    text: str
+
+
+class Transcript:
+    """Turns agent events into log inputs (unknown event types give none)."""
+
+    __slots__ = ("_runs", "_stream", "limits")
+
+    def __init__(self, limits: Limits | None = None) -> None:
+        self.limits = limits or Limits()
+        self._runs: dict[str, _RunLog] = {}
+        self._stream: _Stream | None = None
+
+    def event(self, run_id: str, event: AgentEvent, legacy: bool) -> list[Input]:
+        """The inputs of one agent event; ``legacy``: recognize legacy preflight text."""
+        run = self._runs.setdefault(run_id, _RunLog())
+        limits = self.limits
+        if isinstance(event, TextEvent):
+            block = legacy_block(event.content) if legacy else None
+            return self.legacy(block, run_id) if block is not None else self._text(run_id, run, event.content)
+        if isinstance(event, FinalEvent):
+            return self._final(run_id, run, event.content)
+        if isinstance(event, ReasoningEvent):
+            return self.log("reasoning", event.content) if event.content.strip() else []
+        if isinstance(event, ToolCallEvent):
+            if event.tool_call_id is not None:
+                run.open_tools[event.tool] = event.tool_call_id
+            return self.log("tool", format_tool_call(event.tool, event.args, limits.max_args_chars))
+        if isinstance(event, ToolResultEvent):
+            if run.open_tools.get(event.tool) in (event.tool_call_id, None):
+                run.open_tools.pop(event.tool, None)
+            text = format_tool_result(event.tool, event.result, event.is_error,
+                                      max_lines=limits.max_result_lines, max_chars=limits.max_result_chars)
+            return self.log("error" if event.is_error else "tool", text)
+        if isinstance(event, ErrorEvent):
+            return self.log("error", event.message)
+        if isinstance(event, PermissionPreviewEvent):
+            return self.finish_stream() + [PermissionPreview(
+                event.tool, normalize_diff(event.diff), event.summary, event.truncated, event.tool_call_id)]
+        if isinstance(event, PermissionReadyEvent):
+            return self.finish_stream() + [PermissionReady(event.tool, event.tool_call_id)]
+        return []  # UnknownEvent: the session reports it
+
+    def legacy(self, items: list[Input], run_id: str | None) -> list[Input]:
+        """Inputs recognized from legacy text, with the ids the structured events would carry."""
+        run = self._runs.get(run_id) if run_id is not None else None
+        out: list[Input] = []
+        for item in items:
+            out += self.finish_stream()
+            if isinstance(item, (PermissionPreview, PermissionReady)) and run is not None:
+                # Legacy lines name no tool call: it is the tool's call still awaiting its result.
+                if item.tool_call_id is None and item.tool in run.open_tools:
+                    item = replace(item, tool_call_id=run.open_tools[item.tool])
+            out.append(item)
+        return out
+
+    def log(self, kind: str, text: str) -> list[Input]:
+        """A finished entry of ``kind`` (any streaming entry is finished first)."""
+        return [*self.finish_stream(), LogAppend(kind, text)]
+
+    def finish_stream(self, run_id: str | None = None) -> list[Input]:
+        """Finish the streaming entry (only if it belongs to ``run_id``, when given)."""
+        stream = self._stream
+        if stream is None or (run_id is not None and stream.run_id != run_id):
+            return []
+        self._stream = None
+        self._runs.setdefault(stream.run_id, _RunLog()).last_assistant = stream.text
+        return [LogFinish(stream.entry_id)]
+
+    def _text(self, run_id: str, run: _RunLog, text: str) -> list[Input]:
+        if not text:
+            return []
+        stream = self._stream
+        if stream is not None and stream.run_id == run_id:
+            stream.text += text
+            return [LogDelta(stream.entry_id, text)]
+        out = self.finish_stream()
+        entry_id = self._entry_id(run_id, run)
+        self._stream = _Stream(run_id, entry_id, text)
+        return [*out, LogAppend("assistant", text, entry_id, final=False)]
+
+    def _final(self, run_id: str, run: _RunLog, content: str) -> list[Input]:
+        stream = self._stream
+        if stream is not None and stream.run_id == run_id:
+            out: list[Input] = []
+            if content and content != stream.text:
+                # What streamed differs: the core replaces the part not yet committed.
+                out.append(LogReplace(stream.entry_id, content))
+                stream.text = content
+            return out + self.finish_stream()
+        if not content or content == run.last_assistant:
+            return []  # nothing new (e.g. final repeats the text a tool call already finished)
+        run.last_assistant = content
+        return [*self.finish_stream(), LogAppend("assistant", content, self._entry_id(run_id, run))]
+
+    @staticmethod
+    def _entry_id(run_id: str, run: _RunLog) -> str:
+        run.entries += 1
+        return f"{run_id}#{run.entries}"

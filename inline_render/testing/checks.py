@@ -1,0 +1,182 @@
+"""Emulator properties: run a renderer, feed its exact bytes to emulators, check after every tick.
+
+``CheckedRenderer`` wraps ``Renderer.in_memory`` (the in-memory ``TestTerminal``)
+and, when pyte is installed, a ``PyteTerminal`` fed the same bytes.  After every
+tick that was written completely it asserts:
+
+* no forbidden sequence was sent (``ESC[2J``, ``ESC[3J``, ``CSI S/T``, OSC, DCS...);
+* scrollback + the screen above the viewport end with exactly the rows the
+  renderer inserted, once each and in order, with only blank lines before;
+* the viewport on screen equals the frame;
+* the cursor is visible only at the composer, and hidden after an inserting tick;
+* an inserting tick hides the cursor before its first scroll-region write and
+  never shows it.
+
+A failure raises ``AssertionError`` with both whole screens.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from ..inputs import Input, Resize
+from ..outputs import Output
+from ..state import Config, CursorPhase, SyncPhase
+from ..style import row_text
+from ..terminal import TestTerminal
+from ..text import clip_to_width
+from ..theme import draw_log_row
+from ..tick import Renderer, TickResult
+
+__all__ = ["FORBIDDEN", "CheckedRenderer", "forbidden_sequences"]
+
+# ED 2/3, SU/SD, string controls (OSC, DCS, APC, PM, SOS), RIS, and C1 controls (UTF-8 encoded).
+FORBIDDEN = re.compile(rb"\x1b\[[23]J|\x1b\[\d*[ST]|\x1b[\]P_^X]|\x1bc|\xc2[\x80-\x9f]")
+_REGION = re.compile(rb"\x1b\[\d+;\d+r")
+
+
+def forbidden_sequences(data: bytes) -> list[bytes]:
+    """Every sequence in ``data`` that the renderer must never send."""
+    return [m.group(0) for m in FORBIDDEN.finditer(data)]
+
+
+class CheckedRenderer:
+    """A renderer whose every tick is checked against two emulators (pyte optional)."""
+
+    def __init__(
+        self,
+        columns: int = 80,
+        rows: int = 24,
+        *,
+        config: Config | None = None,
+        cursor_row: int | None = 0,
+        use_pyte: bool = True,
+    ) -> None:
+        self.renderer = Renderer.in_memory(columns, rows, config=config, cursor_row=cursor_row)
+        self.terminal: TestTerminal = self.renderer.terminal
+        self.pyte: Any = None
+        if use_pyte:
+            try:
+                from .pyte_terminal import PyteTerminal
+            except ImportError:  # pragma: no cover - pyte is a test extra
+                self.pyte = None
+            else:
+                self.pyte = PyteTerminal(columns, rows, self.renderer.state.config.width_policy)
+        self.history: list[str] = []
+        self.bytes = bytearray()
+        self.resized = False
+        self.outputs: list[Output] = []
+
+    @property
+    def state(self) -> Any:
+        return self.renderer.state
+
+    def step(self, inputs: Iterable[Input] = ()) -> TickResult:
+        """One tick, then every property check."""
+        inputs = list(inputs)
+        for item in inputs:
+            if isinstance(item, Resize):
+                self.resized = True
+                if self.pyte is not None:
+                    self.pyte.resize(item.columns, item.rows)
+        sink = self.renderer.backend.sink
+        before = len(sink.data)  # type: ignore[union-attr]
+        result = self.renderer.step(inputs)
+        data = bytes(sink.data[before:])  # type: ignore[union-attr]
+        self.bytes += data
+        if self.pyte is not None:
+            self.pyte.feed(data)
+        self.outputs.extend(result.outputs)
+        width = result.layout.columns
+        for row in result.layout.to_insert[: result.effect.rows_inserted]:
+            self.history.append(row_text(draw_log_row(row, width, self.renderer.state.config.width_policy)))
+        if result.effect.complete:
+            self.check(result, data)
+        return result
+
+    def feed(self, inputs: Iterable[Input] = ()) -> list[Output]:
+        """A tick and, when rows were inserted, its follow-up redraw (both checked)."""
+        result = self.step(inputs)
+        outputs = list(result.outputs)
+        if result.state.render.sync_phase is SyncPhase.INSERTED_NEEDS_REDRAW:
+            outputs.extend(self.step().outputs)
+        return outputs
+
+    def _fail(self, message: str) -> None:
+        parts = [message, self.terminal.dump()]
+        if self.pyte is not None:
+            parts.append(self.pyte.dump())
+        raise AssertionError("\n".join(parts))
+
+    def check(self, result: TickResult, data: bytes) -> None:
+        """Assert every emulator property for the tick that produced ``data``."""
+        bad = forbidden_sequences(data)
+        if bad or self.terminal.violations:
+            self._fail(f"forbidden output {bad!r} {self.terminal.violations!r}")
+        if self.pyte is not None and self.pyte.violations:
+            self._fail(f"pyte saw forbidden output {self.pyte.violations!r}")
+        state = result.state
+        if result.effect.rows_inserted:
+            hide, region = data.find(b"\x1b[?25l"), _REGION.search(data)
+            if b"\x1b[?25h" in data:
+                self._fail("an inserting tick showed the cursor")
+            if region is not None and (hide < 0 or hide > region.start()) and self._was_visible:
+                self._fail("the cursor was not hidden before the scroll-region write")
+        top = state.screen.top
+        for name, lines, scrollback, cursor in self._emulators():
+            self._check_emulator(name, lines, scrollback, cursor, result, top)
+        self._was_visible = state.render.cursor_phase is CursorPhase.VISIBLE_AT_COMPOSER
+
+    _was_visible = True
+
+    def _emulators(self) -> list[tuple[str, list[str], list[str], tuple[int, int, bool]]]:
+        out = [("TestTerminal", self.terminal.screen_lines(), self.terminal.scrollback, self._tt_cursor())]
+        if self.pyte is not None:
+            out.append(("pyte", self.pyte.screen_lines(), self.pyte.scrollback, self.pyte.cursor_position))
+        return out
+
+    def _tt_cursor(self) -> tuple[int, int, bool]:
+        cursor = self.terminal.cursor
+        return cursor.x, cursor.y, cursor.visible
+
+    def _check_emulator(
+        self,
+        name: str,
+        lines: list[str],
+        scrollback: list[str],
+        cursor: tuple[int, int, bool],
+        result: TickResult,
+        top: int,
+    ) -> None:
+        frame = result.frame
+        policy = self.renderer.state.config.width_policy
+        for index, row in enumerate(frame.rows):
+            if lines[top + index] != row_text(row).rstrip(" "):
+                self._fail(f"{name}: viewport row {index} (screen row {top + index}) differs from the frame")
+        above = scrollback + lines[:top]
+        history = self.history
+        if len(above) < len(history):
+            self._fail(f"{name}: {len(history)} rows were inserted but only {len(above)} lines are above the viewport")
+        tail = above[len(above) - len(history) :]
+        columns = self.terminal.columns
+        for index, (seen, wanted) in enumerate(zip(tail, history, strict=True)):
+            on_screen = len(above) - len(history) + index >= len(scrollback)
+            if seen != wanted and not (self.resized and on_screen and seen == clip(wanted, columns, policy)):
+                self._fail(f"{name}: inserted row {index} is {seen!r}, expected {wanted!r}")
+        if any(line.strip() for line in above[: len(above) - len(history)]):
+            self._fail(f"{name}: unexpected non-blank lines before the inserted history")
+        x, y, visible = cursor
+        phase = result.state.render.cursor_phase
+        if phase is CursorPhase.VISIBLE_AT_COMPOSER:
+            wanted_cursor = (frame.cursor[1], top + frame.cursor[0])
+            if not visible or (x, y) != wanted_cursor:
+                self._fail(f"{name}: cursor at {(x, y)} visible={visible}, expected visible at {wanted_cursor}")
+        elif visible:
+            self._fail(f"{name}: cursor visible during {phase.value}")
+
+
+def clip(text: str, columns: int, policy: Any) -> str:
+    """``text`` as a narrower, non-reflowing screen shows it."""
+    return clip_to_width(text, columns, policy)[0].rstrip(" ")
