@@ -22,7 +22,7 @@ from ..text import WidthPolicy, grapheme_width
 __all__ = ["PyteTerminal"]
 
 
-class _Screen(pyte.Screen):  # type: ignore[misc]
+class _Screen(pyte.Screen):
     def __init__(self, columns: int, lines: int, policy: WidthPolicy) -> None:
         super().__init__(columns, lines)
         self.policy = policy
