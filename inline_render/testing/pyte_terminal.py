@@ -45,11 +45,11 @@ class _Screen(pyte.Screen):
             if width == 0:
                 self._attach(char)
                 continue
-            if self.cursor.x + width > self.columns and self.cursor.x < self.columns:
+            wraps = self.cursor.x + width > self.columns and self.cursor.x < self.columns
+            if wraps and modes.DECAWM in self.mode:
                 # A wide character that does not fit wraps (pyte would cut it).
-                if modes.DECAWM in self.mode:
-                    self.carriage_return()
-                    self.linefeed()
+                self.carriage_return()
+                self.linefeed()
             if self.cursor.x >= self.columns:
                 if modes.DECAWM in self.mode:
                     self.carriage_return()
