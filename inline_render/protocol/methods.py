@@ -483,7 +483,7 @@ _CONVERTERS: dict[str, Callable[[str, Any], Any]] = {
     "tuple[PickOption, ...]": _options,
     "PeerInfo": _nested(PeerInfo),
     "Capabilities": _nested(Capabilities),
-    "AgentEvent": parse_event,
+    "AgentEvent": lambda where, value: parse_event(value, where),
 }
 
 
