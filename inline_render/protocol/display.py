@@ -39,10 +39,7 @@ def format_tool_call(tool: str, args: Any, max_chars: int = 160) -> str:
     """``tool`` and its arguments on one line: ``edit path=hello.py, line=3``."""
     if args is None or args == {} or args == []:
         return clip(tool, max_chars)
-    if isinstance(args, dict):
-        text = ", ".join(f"{key}={_arg(value)}" for key, value in args.items())
-    else:
-        text = _arg(args)
+    text = ", ".join(f"{k}={_arg(v)}" for k, v in args.items()) if isinstance(args, dict) else _arg(args)
     return clip(f"{tool} {text}", max_chars)
 
 

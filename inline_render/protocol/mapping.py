@@ -14,21 +14,47 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InvalidInput
-from ..inputs import NOTIFY_TYPES, ConfirmCancel, ConfirmRequest, EditorSet, Input, Notify, PickRequest
-from ..inputs import PromptRequest, Status, Working
+from ..inputs import (
+    NOTIFY_TYPES,
+    ConfirmCancel,
+    ConfirmRequest,
+    EditorSet,
+    Input,
+    Notify,
+    PickRequest,
+    PromptRequest,
+    Status,
+    Working,
+)
 from ..outputs import ConfirmAnswer, Interrupt, Output, PickAnswer, PromptAnswer, Submit
 from . import methods as m
 from .legacy import LegacyPreflight
-from .messages import INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Decoded, ErrorInfo, ErrorResponse
-from .messages import Malformed, Message, Notification, Request, RequestId, Response, TextLine, excerpt
+from .messages import (
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    Decoded,
+    ErrorInfo,
+    ErrorResponse,
+    Malformed,
+    Message,
+    Notification,
+    Request,
+    RequestId,
+    Response,
+    TextLine,
+    excerpt,
+)
 from .transcript import Limits, Transcript
 
 __all__ = ["WORKING", "Session", "SessionConfig", "Step"]
 
 WORKING = "Working"  # the spinner message while a run is going and the runtime said nothing better
-_DIALOG_METHODS = (UI_CONFIRM, UI_PROMPT, UI_PICK)
-_DISMISSED: dict[str, JsonObject] = {  # the answer of a dialog closed without the user answering
-    UI_CONFIRM: ConfirmResult(ok=False), UI_PROMPT: PromptResult(value=None), UI_PICK: PickResult(ids=()),
+DEFAULT_CLIENT = m.PeerInfo(name="inline_render", version="0.1.0")
+_DIALOG_METHODS = (m.UI_CONFIRM, m.UI_PROMPT, m.UI_PICK)
+_DISMISSED: dict[str, m.JsonObject] = {  # the answer of a dialog closed without the user answering
+    m.UI_CONFIRM: m.ConfirmResult(ok=False), m.UI_PROMPT: m.PromptResult(value=None),
+    m.UI_PICK: m.PickResult(ids=()),
 }
 _RUN_LABELS = {"running": "running", "awaiting_ui": "waiting for you", "completed": "done",
                "error": "failed", "cancelled": "cancelled"}
@@ -36,21 +62,19 @@ _RUN_LABELS = {"running": "running", "awaiting_ui": "waiting for you", "complete
 
 @dataclass(frozen=True, slots=True)
 class SessionConfig:
-    """What this UI announces and how it shows events (limits are for tool call/result entries)."""
+    """What this UI announces in ``initialize``, and how much of tool calls/results the log shows."""
 
-    client: PeerInfo = PeerInfo(name="inline_render", version="0.1.0")
+    client: m.PeerInfo = DEFAULT_CLIENT
     supports_permission_preflight_events: bool = True
     supports_confirm: bool = True
     supports_prompt: bool = True
     supports_pick: bool = True
     echo_prompt: bool = True  # a submitted prompt is logged as a 'user' entry
-    max_args_chars: int = 160
-    max_result_lines: int = 12
-    max_result_chars: int = 2000
+    limits: Limits = field(default_factory=Limits)
 
-    def capabilities(self) -> Capabilities:
+    def capabilities(self) -> m.Capabilities:
         """The ``ui_capabilities`` of ``initialize``."""
-        return Capabilities(
+        return m.Capabilities(
             supports_permission_preflight_events=self.supports_permission_preflight_events,
             supports_confirm=self.supports_confirm, supports_prompt=self.supports_prompt,
             supports_pick=self.supports_pick, supports_run_cancel=True)
@@ -71,22 +95,10 @@ class _Run:
     last_seq: int | None = None
     gap_reported: bool = False
     cancel_sent: bool = False
-    entries: int = 0
-    last_assistant: str | None = None  # text of the run's last finished assistant entry
-    open_tools: dict[str, str] = field(default_factory=dict)  # tool -> id of its call awaiting a result
 
     @property
     def ended(self) -> bool:
-        return self.status in TERMINAL_STATUSES
-
-
-@dataclass(slots=True)
-class _Stream:
-    """The one assistant entry still streaming (any other log entry finishes it first)."""
-
-    run_id: str
-    entry_id: str
-    text: str
+        return self.status in m.TERMINAL_STATUSES
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,17 +122,17 @@ class Session:
 
     def __init__(self, config: SessionConfig | None = None) -> None:
         self.config = config or SessionConfig()
-        self.server: InitializeResult | None = None  # the runtime's initialize answer, once it came
+        self.server: m.InitializeResult | None = None  # the runtime's initialize answer, once it came
         self.exited = False
         self._next_id = 1
         self._outgoing: dict[RequestId, tuple[str, str | None]] = {}  # id -> (method, run_id)
         self._timed_out: set[RequestId] = set()
         self._runs: dict[str, _Run] = {}
         self._current: str | None = None
-        self._starting: RequestId | None = None  # run.start sent, no answer yet
+        self._starting: RequestId | None = None  # run.start sent, not answered yet
         self._cancel_on_start = False
         self._dialogs: dict[str, _Dialog] = {}
-        self._stream: _Stream | None = None
+        self._log = Transcript(self.config.limits)
         self._legacy = LegacyPreflight()
         self._reported: set[str] = set()
         self._status_parts = {"run": "", "context": ""}
@@ -131,7 +143,7 @@ class Session:
 
     @property
     def structured_preflight(self) -> bool:
-        """Both sides announced ``supports_permission_preflight_events``: legacy lines are not parsed."""
+        """Both sides announced ``supports_permission_preflight_events``: legacy text is not parsed."""
         return (self.config.supports_permission_preflight_events and self.server is not None
                 and self.server.server_capabilities.supports_permission_preflight_events)
 
@@ -152,7 +164,7 @@ class Session:
         return run.status if run is not None else None
 
     def pending_requests(self) -> dict[RequestId, str]:
-        """Requests sent to the runtime and not yet answered: id -> method."""
+        """Requests sent to the runtime and not answered yet: id -> method."""
         return {rid: method for rid, (method, _) in self._outgoing.items()}
 
     # --- UI -> runtime ---------------------------------------------------------------------------
@@ -160,30 +172,31 @@ class Session:
     def initialize(self) -> Step:
         """The ``initialize`` request that opens the session."""
         out = _Out()
-        params = InitializeParams(PROTOCOL_VERSION, self.config.client, self.config.capabilities())
-        self._request(INITIALIZE, params, out)
+        self._request(m.INITIALIZE, m.InitializeParams(m.PROTOCOL_VERSION, self.config.client,
+                                                       self.config.capabilities()), out)
         return out.step()
 
     def start_run(self, prompt: str) -> Step:
         """Start a run with the user's prompt (refused while another run is in progress)."""
         out = _Out()
         if self.exited:
-            self._log(out, "error", "The runtime is not running.")
+            self._line(out, "error", "The runtime is not running.")
         elif self.busy:
-            self._log(out, "status", "A run is in progress; press Esc to cancel it first.")
+            self._line(out, "status", "A run is in progress; press Esc to cancel it first.")
         else:
             if self.config.echo_prompt:
-                self._log(out, "user", prompt)
-            self._starting = self._request(RUN_START, RunStartParams(prompt), out)
+                self._line(out, "user", prompt)
+            self._starting = self._request(m.RUN_START, m.RunStartParams(prompt), out)
             self._set_working(WORKING, out)
         return out.step()
 
     def cancel_run(self) -> Step:
         """Ask the runtime to cancel the run in progress; calling it again does nothing."""
         out = _Out()
-        if self._starting is not None and not self._cancel_on_start:
-            self._cancel_on_start = True  # sent as soon as the runtime names the run
-            self._set_working("Cancelling", out)
+        if self._starting is not None:
+            if not self._cancel_on_start:
+                self._cancel_on_start = True  # sent as soon as the runtime names the run
+                self._set_working("Cancelling", out)
         elif (run_id := self.current_run) is not None:
             self._cancel(self._runs[run_id], out)
         return out.step()
@@ -195,11 +208,11 @@ class Session:
         if isinstance(output, Interrupt):
             return self.cancel_run()
         if isinstance(output, ConfirmAnswer):
-            return self._answer(output.id, ConfirmResult(output.ok, output.remember, output.reason))
+            return self._answer(output.id, m.ConfirmResult(output.ok, output.remember, output.reason))
         if isinstance(output, PromptAnswer):
-            return self._answer(output.id, PromptResult(output.value))
+            return self._answer(output.id, m.PromptResult(output.value))
         if isinstance(output, PickAnswer):
-            return self._answer(output.id, PickResult(tuple(output.ids)))
+            return self._answer(output.id, m.PickResult(tuple(output.ids)))
         return Step()  # Quit: ending the session is the client's business
 
     # --- runtime -> UI ---------------------------------------------------------------------------
@@ -208,57 +221,56 @@ class Session:
         """Handle one decoded stdout line of the runtime."""
         out = _Out()
         try:
-            if not isinstance(item, TextLine):
-                self._legacy_inputs(self._legacy.flush(), out)
+            if not isinstance(item, TextLine):  # a message ends a legacy diff block
+                out.inputs += self._log.legacy(self._legacy.flush(), self.current_run)
             self._dispatch(item, out)
         except Exception as exc:  # last line of defence: the UI never dies of its runtime
-            self._log(out, "status", f"Internal error while handling a runtime message: {excerpt(exc)}")
+            self._line(out, "status", f"Internal error while handling a runtime message: {excerpt(exc)}")
         return out.step()
 
     def stderr_line(self, text: str) -> Step:
         """A line the runtime wrote to stderr: shown as a status line."""
         out = _Out()
         if text.strip():
-            self._log(out, "status", text.rstrip())
+            self._line(out, "status", text.rstrip())
         return out.step()
 
     def request_timed_out(self, request_id: RequestId, seconds: float) -> Step:
-        """The runtime did not answer ``request_id`` in time (the client measures time)."""
+        """The runtime did not answer ``request_id`` in time (the client measures the time)."""
         out = _Out()
         pending = self._outgoing.pop(request_id, None)
         if pending is not None:
-            self._timed_out.add(request_id)  # a late answer is then dropped quietly
+            self._timed_out.add(request_id)  # so a late answer is dropped quietly
             method, run_id = pending
             if request_id == self._starting:
                 self._starting, self._cancel_on_start = None, False
                 self._set_working("", out)
-            elif method == RUN_CANCEL and run_id in self._runs:
+            elif method == m.RUN_CANCEL and run_id in self._runs:
                 self._runs[run_id].cancel_sent = False  # pressing Esc again retries
-            self._log(out, "error", f"The runtime did not answer {method} within {seconds:g} s.")
+            self._line(out, "error", f"The runtime did not answer {method} within {seconds:g} s.")
         return out.step()
 
     def runtime_exited(self, returncode: int | None, expected: bool = False) -> Step:
         """The runtime process is gone: end its runs with an error line and close its dialogs."""
         out = _Out()
-        self._legacy_inputs(self._legacy.flush(), out)
+        out.inputs += self._log.legacy(self._legacy.flush(), self.current_run)
         if self.exited:
             return out.step()
         self.exited = True
-        how = f"The runtime exited{'' if returncode is None else f' (exit code {returncode})'}"
+        how = "The runtime exited" + ("" if returncode is None else f" (exit code {returncode})")
         reported = False
         for run in [run for run in self._runs.values() if not run.ended]:
             self._end_run(run, "error", out, ("error", f"{how} during run {run.id}."))
             reported = True
         if self._starting is not None:
             self._starting = None
-            self._log(out, "error", f"{how} before the run started.")
+            self._line(out, "error", f"{how} before the run started.")
             reported = True
-        for dialog_id in list(self._dialogs):
-            out.inputs.append(ConfirmCancel(dialog_id))
+        out.inputs += [ConfirmCancel(dialog_id) for dialog_id in self._dialogs]
         self._dialogs.clear()
         self._outgoing.clear()
         if not reported and not expected:
-            self._log(out, "error" if returncode else "status", f"{how}.")
+            self._line(out, "error" if returncode else "status", f"{how}.")
         self._set_working("", out)
         return out.step()
 
@@ -266,48 +278,44 @@ class Session:
 
     def _dispatch(self, item: Decoded, out: _Out) -> None:
         if isinstance(item, TextLine):
-            if self.structured_preflight:
-                if item.text.strip():
-                    self._log(out, "status", item.text.strip())
-            else:
-                self._legacy_inputs(self._legacy.feed(item.text), out)
+            if not self.structured_preflight:
+                out.inputs += self._log.legacy(self._legacy.feed(item.text), self.current_run)
+            elif item.text.strip():
+                self._line(out, "status", item.text.strip())
         elif isinstance(item, Malformed):
             if (reply := item.error_response()) is not None:
                 out.send.append(reply)
             suffix = f": {item.excerpt}" if item.excerpt else ""
-            self._log(out, "status", f"Ignored a bad message from the runtime ({item.message}){suffix}")
+            self._line(out, "status", f"Ignored a bad message from the runtime ({item.message}){suffix}")
         elif isinstance(item, Request):
-            self._on_request(item, out)
+            if item.method in _DIALOG_METHODS:
+                self._on_dialog(item, out)
+            elif item.method in _SIGNALS:
+                # A signal sent as a request still gets an answer: the runtime is not left waiting.
+                self._on_signal(item.method, item.params, out, item.id)
+            else:
+                out.send.append(ErrorResponse(item.id, ErrorInfo(
+                    METHOD_NOT_FOUND, f"Method not found: {excerpt(item.method)}")))
         elif isinstance(item, Notification):
-            self._on_notification(item.method, item.params, out, None)
+            self._on_signal(item.method, item.params, out, None)
         else:
             self._on_response(item, out)
 
-    def _on_request(self, request: Request, out: _Out) -> None:
-        if request.method in _DIALOG_METHODS:
-            self._on_dialog(request, out)
-        elif request.method in _SIGNALS:
-            # A signal sent as a request still gets an answer, so the runtime is not left waiting.
-            self._on_notification(request.method, request.params, out, request.id)
-        else:
-            out.send.append(ErrorResponse(request.id, ErrorInfo(
-                METHOD_NOT_FOUND, f"Method not found: {excerpt(request.method)}")))
-
-    def _on_notification(self, method: str, params: Any, out: _Out, rid: RequestId | None) -> None:
+    def _on_signal(self, method: str, params: Any, out: _Out, rid: RequestId | None) -> None:
         handler = _SIGNALS.get(method)
         if handler is None:
             if method in _DIALOG_METHODS:
-                self._log(out, "status", f"Ignored {method} without an id: it cannot be answered.")
+                self._line(out, "status", f"Ignored {method} without an id: it cannot be answered.")
             else:
                 self._once(f"method:{method}", f"Ignored unknown runtime notification {excerpt(method)}.", out)
             return
         try:
-            typed = PARAMS_BY_METHOD[method].from_json({} if params is None else params, f"{method} params")
+            typed = m.PARAMS_BY_METHOD[method].from_json({} if params is None else params, f"{method} params")
         except InvalidInput as exc:
             if rid is not None:
                 out.send.append(ErrorResponse(rid, ErrorInfo(INVALID_PARAMS, f"Invalid params: {exc}")))
             else:
-                self._log(out, "status", f"Ignored a bad message from the runtime (invalid params: {exc})")
+                self._line(out, "status", f"Ignored a bad message from the runtime (invalid params: {exc})")
             return
         handler(self, typed, out)
         if rid is not None:
@@ -319,39 +327,40 @@ class Session:
             if message.id in self._timed_out:
                 self._timed_out.discard(message.id)  # its timeout was reported already
             elif isinstance(message, ErrorResponse):
-                self._log(out, "status", f"The runtime reported an error: {excerpt(message.error.message, 200)}")
+                self._line(out, "status", f"The runtime reported an error: {excerpt(message.error.message, 200)}")
             else:
-                self._log(out, "status", f"Ignored a response for unknown request id {excerpt(message.id)}.")
+                self._line(out, "status", f"Ignored a response for unknown request id {excerpt(message.id)}.")
             return
         method, run_id = pending
         if isinstance(message, ErrorResponse):
             self._request_failed(method, run_id, message.error, out)
-        elif method == INITIALIZE:
+        elif method == m.INITIALIZE:
             self._initialized(message.result, out)
-        elif method == RUN_START:
+        elif method == m.RUN_START:
             self._run_started(message.result, out)
 
-    # --- responses to our requests ---------------------------------------------------------------
+    # --- answers to our requests -----------------------------------------------------------------
 
     def _initialized(self, result: Any, out: _Out) -> None:
         try:
-            self.server = InitializeResult.from_json(result, "initialize result")
+            self.server = m.InitializeResult.from_json(result, "initialize result")
         except InvalidInput as exc:
-            self.server = InitializeResult(protocol_version=PROTOCOL_VERSION)
-            self._log(out, "status", f"The runtime's initialize answer is invalid ({exc}); "
-                                     "assuming no capabilities.")
+            self.server = m.InitializeResult(protocol_version=m.PROTOCOL_VERSION)
+            self._line(out, "status", f"Invalid initialize answer from the runtime ({exc}); "
+                                      "assuming it supports nothing optional.")
             return
-        if str(self.server.protocol_version) != str(PROTOCOL_VERSION):
-            self._log(out, "status", f"The runtime speaks protocol version "
-                      f"{excerpt(self.server.protocol_version)}, this UI {PROTOCOL_VERSION}; continuing.")
+        if str(self.server.protocol_version) != str(m.PROTOCOL_VERSION):
+            self._line(out, "status", "The runtime speaks protocol version "
+                       f"{excerpt(self.server.protocol_version)}, this UI {m.PROTOCOL_VERSION}; continuing.")
 
     def _run_started(self, result: Any, out: _Out) -> None:
         self._starting = None
         try:
-            run_id = RunStartResult.from_json(result, "run.start result").run_id
+            run_id = m.RunStartResult.from_json(result, "run.start result").run_id
         except InvalidInput as exc:
+            self._cancel_on_start = False
             self._set_working("", out)
-            self._log(out, "error", f"Could not start the run: {exc}")
+            self._line(out, "error", f"Could not start the run: {exc}")
             return
         run = self._runs.setdefault(run_id, _Run(run_id))
         self._current = run_id
@@ -361,30 +370,29 @@ class Session:
 
     def _request_failed(self, method: str, run_id: str | None, error: ErrorInfo, out: _Out) -> None:
         reason = excerpt(error.message, 200)
-        if method == RUN_START:
+        if method == m.RUN_START:
             self._starting, self._cancel_on_start = None, False
             self._set_working("", out)
-            self._log(out, "error", f"Could not start the run: {reason}")
-        elif method == RUN_CANCEL:
+            self._line(out, "error", f"Could not start the run: {reason}")
+        elif method == m.RUN_CANCEL:
             if run_id in self._runs:
                 self._runs[run_id].cancel_sent = False
-            self._log(out, "error", f"Could not cancel the run: {reason}")
+            self._line(out, "error", f"Could not cancel the run: {reason}")
         else:
-            self._log(out, "error", f"The runtime refused {method}: {reason}")
+            self._line(out, "error", f"The runtime refused {method}: {reason}")
 
     # --- dialogs ---------------------------------------------------------------------------------
 
     def _on_dialog(self, request: Request, out: _Out) -> None:
-        method, rid = request.method, request.id
+        method, rid, dialog_id = request.method, request.id, str(request.id)
         try:
-            params = PARAMS_BY_METHOD[method].from_json(
+            params = m.PARAMS_BY_METHOD[method].from_json(
                 {} if request.params is None else request.params, f"{method} params")
         except InvalidInput as exc:
             out.send.append(ErrorResponse(rid, ErrorInfo(INVALID_PARAMS, f"Invalid params: {exc}")))
             return
-        supported = {UI_CONFIRM: self.config.supports_confirm, UI_PROMPT: self.config.supports_prompt,
-                     UI_PICK: self.config.supports_pick}[method]
-        dialog_id = str(rid)
+        supported = {m.UI_CONFIRM: self.config.supports_confirm, m.UI_PROMPT: self.config.supports_prompt,
+                     m.UI_PICK: self.config.supports_pick}[method]
         if not supported:
             out.send.append(ErrorResponse(rid, ErrorInfo(METHOD_NOT_FOUND, f"This UI does not support {method}")))
             return
@@ -399,15 +407,15 @@ class Session:
         self._dialogs[dialog_id] = _Dialog(rid, method, run_id)
         out.inputs.append(_dialog_input(dialog_id, params))
 
-    def _answer(self, dialog_id: str, result: JsonObject) -> Step:
+    def _answer(self, dialog_id: str, result: m.JsonObject) -> Step:
         dialog = self._dialogs.pop(dialog_id, None)
         if dialog is None or self.exited:
-            return Step()  # the dialog was closed meanwhile (run cancelled, runtime gone)
+            return Step()  # closed meanwhile (run cancelled, runtime gone): nobody is waiting
         return Step(send=(Response(dialog.rpc_id, result.to_json()),))
 
-    # --- signals (notifications) -----------------------------------------------------------------
+    # --- signals ---------------------------------------------------------------------------------
 
-    def _on_agent_event(self, params: AgentEventParams, out: _Out) -> None:
+    def _on_agent_event(self, params: m.AgentEventParams, out: _Out) -> None:
         run = self._runs.get(params.run_id)
         if run is None:
             self._once(f"run:{params.run_id}", f"Ignored events of unknown run {excerpt(params.run_id)}.", out)
@@ -420,83 +428,50 @@ class Session:
             if params.seq > run.last_seq + 1 and not run.gap_reported:
                 run.gap_reported = True
                 missing = f"{run.last_seq + 1}" + (f"-{params.seq - 1}" if params.seq > run.last_seq + 2 else "")
-                self._log(out, "status", f"Some events of run {run.id} were lost (seq {missing}).")
+                self._line(out, "status", f"Some events of run {excerpt(run.id)} were lost (seq {missing}).")
         run.last_seq = params.seq
-        self._on_event(run, params.event, out)
+        if isinstance(params.event, m.UnknownEvent):
+            self._once(f"event:{params.event.type}",
+                       f"Ignored agent events of unknown type {excerpt(params.event.type)}.", out)
+        else:
+            out.inputs += self._log.event(run.id, params.event, legacy=not self.structured_preflight)
 
-    def _on_event(self, run: _Run, event: AgentEvent, out: _Out) -> None:
-        config = self.config
-        if isinstance(event, TextEvent):
-            block = None if self.structured_preflight else legacy_block(event.content)
-            if block is not None:
-                self._legacy_inputs(block, out, run)
-            else:
-                self._stream_text(run, event.content, out)
-        elif isinstance(event, FinalEvent):
-            self._final(run, event.content, out)
-        elif isinstance(event, ReasoningEvent):
-            if event.content.strip():
-                self._log(out, "reasoning", event.content)
-        elif isinstance(event, ToolCallEvent):
-            if event.tool_call_id is not None:
-                run.open_tools[event.tool] = event.tool_call_id
-            self._log(out, "tool", format_tool_call(event.tool, event.args, config.max_args_chars))
-        elif isinstance(event, ToolResultEvent):
-            if run.open_tools.get(event.tool) in (event.tool_call_id, None):
-                run.open_tools.pop(event.tool, None)
-            text = format_tool_result(event.tool, event.result, event.is_error,
-                                      max_lines=config.max_result_lines, max_chars=config.max_result_chars)
-            self._log(out, "error" if event.is_error else "tool", text)
-        elif isinstance(event, ErrorEvent):
-            self._log(out, "error", event.message)
-        elif isinstance(event, PermissionPreviewEvent):
-            self._preflight(PermissionPreview(event.tool, normalize_diff(event.diff), event.summary,
-                                              event.truncated, event.tool_call_id), out)
-        elif isinstance(event, PermissionReadyEvent):
-            self._preflight(PermissionReady(event.tool, event.tool_call_id), out)
-        elif isinstance(event, UnknownEvent):
-            self._once(f"event:{event.type}", f"Ignored agent events of unknown type {excerpt(event.type)}.", out)
-
-    def _on_run_status(self, params: RunStatusParams, out: _Out) -> None:
+    def _on_run_status(self, params: m.RunStatusParams, out: _Out) -> None:
         run = self._runs.get(params.run_id)
         if run is None:
-            if params.status in TERMINAL_STATUSES:
+            if params.status in m.TERMINAL_STATUSES:
                 return  # nothing to end
             run = self._runs[params.run_id] = _Run(params.run_id)  # a run the runtime started itself
             self._current = run.id
         if run.ended:
             return  # cancelled (or otherwise over) is final
-        if params.status in TERMINAL_STATUSES:
+        if params.status in m.TERMINAL_STATUSES:
             message = f" {params.message}" if params.message else ""
-            line = {"cancelled": ("status", f"Run cancelled.{message}"),
-                    "error": ("error", f"Run failed:{message or ' the runtime reported an error.'}")}
-            self._end_run(run, params.status, out, line.get(params.status))
+            lines = {"cancelled": ("status", f"Run cancelled.{message}"),
+                     "error": ("error", f"Run failed:{message or ' the runtime reported an error.'}")}
+            self._end_run(run, params.status, out, lines.get(params.status))
             return
         run.status = params.status
         self._set_status("run", _RUN_LABELS.get(params.status, excerpt(params.status)), out)
-        if params.status != "awaiting_ui":
-            self._set_working(params.message or WORKING, out)
-        else:
-            self._set_working("", out)
+        self._set_working("" if params.status == "awaiting_ui" else params.message or WORKING, out)
 
-    def _on_run_context(self, params: RunContextParams, out: _Out) -> None:
+    def _on_run_context(self, params: m.RunContextParams, out: _Out) -> None:
         left = params.context_left_percent
         self._set_status("context", "" if left is None else f"{min(max(round(left), 0), 100)}% context left", out)
 
-    def _on_notify(self, params: NotifyParams, out: _Out) -> None:
-        self._close_stream(out)
+    def _on_notify(self, params: m.NotifyParams, out: _Out) -> None:
         kind = params.notify_type if params.notify_type in NOTIFY_TYPES else "info"
-        out.inputs.append(Notify(params.message, kind))
+        out.inputs += [*self._log.finish_stream(), Notify(params.message, kind)]
 
-    def _on_working(self, params: WorkingParams, out: _Out) -> None:
+    def _on_working(self, params: m.WorkingParams, out: _Out) -> None:
         self._set_working(params.message, out)
 
-    def _on_set_editor_text(self, params: SetEditorTextParams, out: _Out) -> None:
+    def _on_set_editor_text(self, params: m.SetEditorTextParams, out: _Out) -> None:
         out.inputs.append(EditorSet(params.text))
 
     # --- helpers ---------------------------------------------------------------------------------
 
-    def _request(self, method: str, params: JsonObject, out: _Out, run_id: str | None = None) -> RequestId:
+    def _request(self, method: str, params: m.JsonObject, out: _Out, run_id: str | None = None) -> RequestId:
         rid = self._next_id
         self._next_id += 1
         self._outgoing[rid] = (method, run_id)
@@ -508,15 +483,14 @@ class Session:
             return  # Esc pressed twice: one run.cancel is enough
         run.cancel_sent = True
         if self.server is not None and not self.server.server_capabilities.supports_run_cancel:
-            self._log(out, "status", "This runtime cannot cancel runs.")
+            self._line(out, "status", "This runtime cannot cancel runs.")
             return
-        self._request(RUN_CANCEL, RunCancelParams(run.id), out, run.id)
+        self._request(m.RUN_CANCEL, m.RunCancelParams(run.id), out, run.id)
         self._set_working("Cancelling", out)
 
     def _end_run(self, run: _Run, status: str, out: _Out, line: tuple[str, str] | None) -> None:
         run.status = status
-        if self._stream is not None and self._stream.run_id == run.id:
-            self._close_stream(out)
+        out.inputs += self._log.finish_stream(run.id)
         for dialog_id, dialog in list(self._dialogs.items()):
             if dialog.run_id == run.id:
                 del self._dialogs[dialog_id]
@@ -525,71 +499,16 @@ class Session:
                     out.send.append(Response(dialog.rpc_id, _DISMISSED[dialog.method].to_json()))
         self._set_working("", out)
         if line is not None:
-            self._log(out, *line)
+            self._line(out, *line)
         self._set_status("run", _RUN_LABELS[status], out)
 
-    def _stream_text(self, run: _Run, text: str, out: _Out) -> None:
-        if not text:
-            return
-        stream = self._stream
-        if stream is not None and stream.run_id == run.id:
-            stream.text += text
-            out.inputs.append(LogDelta(stream.entry_id, text))
-            return
-        self._close_stream(out)
-        entry_id = self._entry_id(run)
-        self._stream = _Stream(run.id, entry_id, text)
-        out.inputs.append(LogAppend("assistant", text, entry_id, final=False))
-
-    def _final(self, run: _Run, content: str, out: _Out) -> None:
-        stream = self._stream
-        if stream is not None and stream.run_id == run.id:
-            if content and content != stream.text:
-                out.inputs.append(LogReplace(stream.entry_id, content))
-                stream.text = content
-            self._close_stream(out)
-        elif content and content != run.last_assistant:  # no text streamed: the content is the entry
-            self._close_stream(out)
-            out.inputs.append(LogAppend("assistant", content, self._entry_id(run)))
-            run.last_assistant = content
-
-    def _close_stream(self, out: _Out) -> None:
-        stream, self._stream = self._stream, None
-        if stream is not None:
-            out.inputs.append(LogFinish(stream.entry_id))
-            if stream.run_id in self._runs:
-                self._runs[stream.run_id].last_assistant = stream.text
-
-    def _entry_id(self, run: _Run) -> str:
-        run.entries += 1
-        return f"{run.id}#{run.entries}"
-
-    def _preflight(self, item: PermissionPreview | PermissionReady, out: _Out) -> None:
-        self._close_stream(out)
-        out.inputs.append(item)
-
-    def _legacy_inputs(self, items: list[Input], out: _Out, run: _Run | None = None) -> None:
-        if run is None and (run_id := self.current_run) is not None:
-            run = self._runs[run_id]
-        for item in items:
-            if isinstance(item, (PermissionPreview, PermissionReady)):
-                # Legacy lines carry no ids: take the tool's call awaiting its result, as the
-                # structured event would have named it.
-                if run is not None and item.tool_call_id is None and item.tool in run.open_tools:
-                    item = replace(item, tool_call_id=run.open_tools[item.tool])
-                self._preflight(item, out)
-            else:
-                self._close_stream(out)
-                out.inputs.append(item)
-
-    def _log(self, out: _Out, kind: str, text: str) -> None:
-        self._close_stream(out)
-        out.inputs.append(LogAppend(kind, text))
+    def _line(self, out: _Out, kind: str, text: str) -> None:
+        out.inputs += self._log.log(kind, text)
 
     def _once(self, key: str, text: str, out: _Out) -> None:
         if key not in self._reported:
             self._reported.add(key)
-            self._log(out, "status", text)
+            self._line(out, "status", text)
 
     def _set_working(self, message: str, out: _Out) -> None:
         if message != self._working:
@@ -605,22 +524,22 @@ class Session:
 
 
 def _dialog_input(dialog_id: str, params: Any) -> Input:
-    if isinstance(params, ConfirmParams):
+    if isinstance(params, m.ConfirmParams):
         return ConfirmRequest(dialog_id, params.title, params.message, params.confirm_label,
                               params.cancel_label, params.danger_level, params.allow_remember,
                               params.allow_reason)
-    if isinstance(params, PromptParams):
+    if isinstance(params, m.PromptParams):
         return PromptRequest(dialog_id, params.title, params.message, params.default, params.placeholder,
                              params.secret, params.multiline)
-    assert isinstance(params, PickParams)
+    assert isinstance(params, m.PickParams)
     return PickRequest(dialog_id, params.title, params.options, params.message, params.multi)
 
 
 _SIGNALS: dict[str, Any] = {
-    AGENT_EVENT: Session._on_agent_event,
-    RUN_STATUS: Session._on_run_status,
-    RUN_CONTEXT: Session._on_run_context,
-    UI_NOTIFY: Session._on_notify,
-    UI_WORKING: Session._on_working,
-    UI_SET_EDITOR_TEXT: Session._on_set_editor_text,
+    m.AGENT_EVENT: Session._on_agent_event,
+    m.RUN_STATUS: Session._on_run_status,
+    m.RUN_CONTEXT: Session._on_run_context,
+    m.UI_NOTIFY: Session._on_notify,
+    m.UI_WORKING: Session._on_working,
+    m.UI_SET_EDITOR_TEXT: Session._on_set_editor_text,
 }

@@ -94,10 +94,11 @@ class Transcript:
         if isinstance(event, ErrorEvent):
             return self.log("error", event.message)
         if isinstance(event, PermissionPreviewEvent):
-            return self.finish_stream() + [PermissionPreview(
-                event.tool, normalize_diff(event.diff), event.summary, event.truncated, event.tool_call_id)]
+            preview = PermissionPreview(event.tool, normalize_diff(event.diff), event.summary,
+                                        event.truncated, event.tool_call_id)
+            return [*self.finish_stream(), preview]
         if isinstance(event, PermissionReadyEvent):
-            return self.finish_stream() + [PermissionReady(event.tool, event.tool_call_id)]
+            return [*self.finish_stream(), PermissionReady(event.tool, event.tool_call_id)]
         return []  # UnknownEvent: the session reports it
 
     def legacy(self, items: list[Input], run_id: str | None) -> list[Input]:
@@ -106,10 +107,10 @@ class Transcript:
         out: list[Input] = []
         for item in items:
             out += self.finish_stream()
-            if isinstance(item, (PermissionPreview, PermissionReady)) and run is not None:
-                # Legacy lines name no tool call: it is the tool's call still awaiting its result.
-                if item.tool_call_id is None and item.tool in run.open_tools:
-                    item = replace(item, tool_call_id=run.open_tools[item.tool])
+            # Legacy lines name no tool call: it is the tool's call still awaiting its result.
+            if (isinstance(item, (PermissionPreview, PermissionReady)) and run is not None
+                    and item.tool_call_id is None and item.tool in run.open_tools):
+                item = replace(item, tool_call_id=run.open_tools[item.tool])
             out.append(item)
         return out
 
