@@ -1,0 +1,214 @@
+"""The asyncio stdio client: the thin I/O shell around ``Session``.
+
+It spawns the runtime command, writes the session's messages to its stdin,
+decodes its stdout, turns its stderr lines into status lines, measures request
+timeouts, and hands every batch of core inputs to a callback::
+
+    renderer = ...                                   # the core, e.g. Renderer.in_memory(80, 24)
+    client = RuntimeClient(["my-runtime", "--stdio"], on_inputs=renderer.feed)
+    await client.start()                             # spawn + initialize
+    client.submit("Fix the greeting")                # run.start
+    ...                                              # keys go to the renderer as usual
+    client.handle_output(output)                     # outputs of renderer.feed for key input
+    await client.close()
+
+Whatever the callback returns (the core's outputs: a dialog's answer, a
+submitted prompt, an interrupt) is handled as if passed to ``handle_output``,
+so ``on_inputs=renderer.feed`` closes the loop.  All decisions are the
+session's; this module only moves bytes and keeps time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import TracebackType
+
+from ..inputs import Input, LogAppend
+from ..outputs import Output, Submit
+from .codec import DEFAULT_MAX_LINE_BYTES, Decoder, LineSplitter, encode
+from .mapping import Session, SessionConfig, Step
+from .messages import Decoded, ErrorResponse, Message, Request, RequestId, Response
+from .methods import InitializeResult
+
+__all__ = ["ClientConfig", "InputSink", "RuntimeClient"]
+
+InputSink = Callable[[list[Input]], Iterable[Output] | None]
+_READ_SIZE = 64 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class ClientConfig:
+    """Process and timing settings (the protocol ones are in ``session``)."""
+
+    session: SessionConfig = field(default_factory=SessionConfig)
+    request_timeout: float = 30.0  # seconds for the runtime to answer initialize/run.start/run.cancel
+    shutdown_timeout: float = 2.0  # seconds to exit after stdin closes (then SIGTERM, then SIGKILL)
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+    cwd: str | None = None
+    env: Mapping[str, str] | None = None
+
+
+class RuntimeClient:
+    """One runtime child process speaking the protocol on stdin/stdout."""
+
+    def __init__(self, command: Sequence[str], on_inputs: InputSink, config: ClientConfig | None = None) -> None:
+        self.command = list(command)
+        self.config = config or ClientConfig()
+        self.session = Session(self.config.session)
+        self._on_inputs = on_inputs
+        self._proc: asyncio.subprocess.Process | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._timers: dict[RequestId, asyncio.TimerHandle] = {}
+        self._closing = False
+        self._changed = asyncio.Event()
+
+    @property
+    def returncode(self) -> int | None:
+        """The runtime's exit status once it has exited."""
+        return self._proc.returncode if self._proc is not None else None
+
+    async def __aenter__(self) -> RuntimeClient:
+        await self.start()
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        await self.close()
+
+    async def start(self) -> InitializeResult | None:
+        """Spawn the runtime and ``initialize``; None if it could not start or did not answer."""
+        try:
+            self._proc = await asyncio.create_subprocess_exec(
+                *self.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE, cwd=self.config.cwd,
+                env=dict(self.config.env) if self.config.env is not None else None)
+        except OSError as exc:
+            line = LogAppend("error", f"Could not start the runtime {self.command[:1]}: {exc}")
+            self._apply(Step(inputs=(line,)))
+            self._apply(self.session.runtime_exited(None, expected=True))
+            return None
+        self._tasks = [asyncio.create_task(self._read_stdout()), asyncio.create_task(self._read_stderr())]
+        step = self.session.initialize()
+        request_id = next(m.id for m in step.send if isinstance(m, Request))
+        self._apply(step)
+        await self._wait_for(lambda: request_id not in self.session.pending_requests())
+        return self.session.server
+
+    def submit(self, prompt: str) -> None:
+        """Start a run with ``prompt`` (as if the user pressed enter in the composer)."""
+        self.handle_output(Submit(prompt))
+
+    def cancel(self) -> None:
+        """Cancel the run in progress (``run.cancel``; repeated calls send nothing more)."""
+        self._apply(self.session.cancel_run())
+
+    def handle_output(self, output: Output) -> None:
+        """Pass on one output of the core: a dialog's answer, a submitted prompt, an interrupt."""
+        self._apply(self.session.handle_output(output))
+
+    async def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until no run is starting or in progress; False on timeout."""
+        return await self._wait_for(lambda: not self.session.busy, timeout)
+
+    async def close(self) -> int | None:
+        """Shut the runtime down: close its stdin, wait, then terminate, then kill."""
+        proc = self._proc
+        if proc is None:
+            return None
+        self._closing = True
+        if proc.returncode is None:
+            if proc.stdin is not None:
+                proc.stdin.close()  # EOF on stdin asks the runtime to exit
+            for stop in (None, proc.terminate, proc.kill):
+                if stop is not None:
+                    with contextlib.suppress(ProcessLookupError):
+                        stop()
+                try:
+                    await asyncio.wait_for(proc.wait(), self.config.shutdown_timeout)
+                    break
+                except TimeoutError:
+                    continue
+        await asyncio.gather(*self._tasks)
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+        return proc.returncode
+
+    # --- internals ---------------------------------------------------------------------------
+
+    async def _wait_for(self, done: Callable[[], bool], timeout: float | None = None) -> bool:
+        async def until_done() -> None:
+            while not done() and not self.session.exited:
+                await self._changed.wait()
+
+        try:
+            await asyncio.wait_for(until_done(), timeout)
+        except TimeoutError:
+            return False
+        return done()
+
+    def _apply(self, step: Step) -> None:
+        """Send a step's messages, feed its inputs, and handle the outputs the callback returns."""
+        steps = deque([step])
+        while steps:
+            current = steps.popleft()
+            for message in current.send:
+                self._write(message)
+            if current.inputs:
+                for output in self._on_inputs(list(current.inputs)) or ():
+                    steps.append(self.session.handle_output(output))
+        # Wake every waiter; they re-check their condition against the session.
+        changed, self._changed = self._changed, asyncio.Event()
+        changed.set()
+
+    def _write(self, message: Message) -> None:
+        stdin = self._proc.stdin if self._proc is not None else None
+        if stdin is None or stdin.is_closing():
+            return  # the runtime is gone: its exit is reported by the stdout reader
+        with contextlib.suppress(ConnectionError):
+            stdin.write(encode(message))
+        if isinstance(message, Request):
+            timeout = self.config.request_timeout
+            self._timers[message.id] = asyncio.get_running_loop().call_later(
+                timeout, functools.partial(self._timed_out, message.id, timeout))
+
+    def _timed_out(self, request_id: RequestId, seconds: float) -> None:
+        self._timers.pop(request_id, None)
+        self._apply(self.session.request_timed_out(request_id, seconds))
+
+    def _receive(self, item: Decoded) -> None:
+        if isinstance(item, (Response, ErrorResponse)) and item.id is not None:
+            timer = self._timers.pop(item.id, None)
+            if timer is not None:
+                timer.cancel()
+        self._apply(self.session.receive(item))
+
+    async def _read_stdout(self) -> None:
+        assert self._proc is not None and self._proc.stdout is not None
+        decoder = Decoder(self.config.max_line_bytes)
+        while data := await self._proc.stdout.read(_READ_SIZE):
+            for item in decoder.feed(data):
+                self._receive(item)
+        for item in decoder.close():
+            self._receive(item)
+        returncode = await self._proc.wait()
+        # Let stderr's last lines (often the reason of a crash) show before the exit line.
+        await asyncio.wait(self._tasks[1:], timeout=self.config.shutdown_timeout)
+        self._apply(self.session.runtime_exited(returncode, expected=self._closing))
+
+    async def _read_stderr(self) -> None:
+        assert self._proc is not None and self._proc.stderr is not None
+        lines = LineSplitter(self.config.max_line_bytes)
+        while data := await self._proc.stderr.read(_READ_SIZE):
+            self._stderr_lines(lines.feed(data))
+        self._stderr_lines(lines.close())
+
+    def _stderr_lines(self, lines: list[tuple[int, bytes | None]]) -> None:
+        for _, line in lines:
+            text = "(an overlong stderr line was discarded)" if line is None else line.decode("utf-8", "replace")
+            self._apply(self.session.stderr_line(text))
