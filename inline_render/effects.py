@@ -155,7 +155,7 @@ class _Planner:
         """Place the viewport: at startup at the shell's cursor row, after a resize where it now is."""
         screen, height = self.screen, self.height
         if screen.broken:
-            self.ops += [Cancel(), ResetRegion(), ResetStyle()]
+            self.ops += [ResetRegion(), ResetStyle()]
             self.cursor = None
         if screen.anchored and not screen.broken:
             return
@@ -237,6 +237,8 @@ def plan_terminal_effects(state: AppState, layout: Layout, frame: Frame) -> tupl
     ops = planner.ops
     if ops and state.config.synchronized_output:
         ops = [BeginSync(), *ops, EndSync()]
+    if state.screen.broken:
+        ops = [Cancel(), *ops]  # first: ends any escape sequence a failed write left open
     screen = Screen(
         top=planner.top,
         drawn=tuple(row if row is not None else () for row in planner.drawn),

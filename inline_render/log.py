@@ -120,7 +120,7 @@ class LogState:
         last = rows[-1]
         entries = self.entries
         index = 0
-        while entries[index] is not last.entry:
+        while entries[index].key != last.entry.key:  # cached rows may hold an equal, older Entry object
             index += 1
         entry = entries[index]
         if last.end >= len(entry.shown) and entry.final:

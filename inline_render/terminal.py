@@ -93,6 +93,10 @@ class TestTerminal:
         if i + 1 >= len(text):
             return -1
         kind = text[i + 1]
+        if kind in "\x18\x1a":
+            return i + 2  # CAN/SUB cancel the sequence
+        if kind == "\x1b":
+            return i + 1  # a new ESC restarts the sequence
         if kind == "[":
             j = i + 2
             while j < len(text) and not ("\x40" <= text[j] <= "\x7e"):
