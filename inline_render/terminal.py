@@ -293,8 +293,7 @@ class TestTerminal:
         """The whole terminal as text, for assertion messages."""
         out = [f"--- scrollback ({len(self.scrollback)} lines)"]
         out += [f"{line}" for line in self.scrollback[-50:]]
-        out.append(
-            f"--- screen {self.columns}x{self.rows}, cursor ({self.x},{self.y}) {'visible' if self.visible else 'hidden'}"
-        )
+        shown = "visible" if self.visible else "hidden"
+        out.append(f"--- screen {self.columns}x{self.rows}, cursor ({self.x},{self.y}) {shown}")
         out += [f"{i:3}|{line}" for i, line in enumerate(self.screen_lines())]
         return "\n".join(out)

@@ -20,7 +20,9 @@ IDLE, NEEDS_REDRAW = SyncPhase.IDLE, SyncPhase.INSERTED_NEEDS_REDRAW
 VISIBLE, HIDDEN = CursorPhase.VISIBLE_AT_COMPOSER, CursorPhase.HIDDEN_DURING_SCROLLBACK_INSERT
 
 
-def state(total: int, start: int, end: int, inserted: int, sync: SyncPhase, confirm: str, cursor: CursorPhase) -> RenderState:
+def state(
+    total: int, start: int, end: int, inserted: int, sync: SyncPhase, confirm: str, cursor: CursorPhase
+) -> RenderState:
     return RenderState(total, start, end, inserted, sync, ConfirmPhase(confirm), cursor)
 
 
