@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 
 from ..inputs import Input, LogAppend
-from ..outputs import Output, Submit
+from ..outputs import Output
 from .codec import DEFAULT_MAX_LINE_BYTES, Decoder, LineSplitter, encode
 from .mapping import Session, SessionConfig, Step
 from .messages import Decoded, ErrorResponse, Message, Request, RequestId, Response
@@ -100,8 +100,8 @@ class RuntimeClient:
         return self.session.server
 
     def submit(self, prompt: str) -> None:
-        """Start a run with ``prompt`` (as if the user pressed enter in the composer)."""
-        self.handle_output(Submit(prompt))
+        """Start a run with ``prompt`` typed elsewhere than the composer (it is logged as 'user')."""
+        self._apply(self.session.start_run(prompt))
 
     def cancel(self) -> None:
         """Cancel the run in progress (``run.cancel``; repeated calls send nothing more)."""

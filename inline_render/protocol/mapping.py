@@ -69,7 +69,6 @@ class SessionConfig:
     supports_confirm: bool = True
     supports_prompt: bool = True
     supports_pick: bool = True
-    echo_prompt: bool = True  # a submitted prompt is logged as a 'user' entry
     limits: Limits = field(default_factory=Limits)
 
     def capabilities(self) -> m.Capabilities:
@@ -176,15 +175,19 @@ class Session:
                                                        self.config.capabilities()), out)
         return out.step()
 
-    def start_run(self, prompt: str) -> Step:
-        """Start a run with the user's prompt (refused while another run is in progress)."""
+    def start_run(self, prompt: str, echo: bool = True) -> Step:
+        """Start a run with ``prompt`` (refused while another run is in progress).
+
+        ``echo`` logs the prompt as a 'user' entry; a ``Submit`` from the core
+        does not need it, the core logged the composer's text itself.
+        """
         out = _Out()
         if self.exited:
             self._line(out, "error", "The runtime is not running.")
         elif self.busy:
             self._line(out, "status", "A run is in progress; press Esc to cancel it first.")
         else:
-            if self.config.echo_prompt:
+            if echo:
                 self._line(out, "user", prompt)
             self._starting = self._request(m.RUN_START, m.RunStartParams(prompt), out)
             self._set_working(WORKING, out)
@@ -204,7 +207,7 @@ class Session:
     def handle_output(self, output: Output) -> Step:
         """What a core output means for the runtime: a run, a dialog's answer, a cancel."""
         if isinstance(output, Submit):
-            return self.start_run(output.text) if output.text.strip() else Step()
+            return self.start_run(output.text, echo=False) if output.text.strip() else Step()
         if isinstance(output, Interrupt):
             return self.cancel_run()
         if isinstance(output, ConfirmAnswer):

@@ -499,12 +499,13 @@ def _from_json(cls: type[Any], obj: Any, where: str) -> Any:
             extra[key] = value
             continue
         annotation = str(spec.type)
-        has_default = spec.default is not dataclasses.MISSING
-        if value is None and (has_default or annotation == "Any"):
-            continue  # null means absent
-        base = annotation.removesuffix(" | None")
         if value is None:
-            raise InvalidInput(f"{where}: field '{key}' must not be null")
+            if annotation.endswith(" | None"):
+                values[key] = None
+            elif spec.default is dataclasses.MISSING and annotation != "Any":
+                raise InvalidInput(f"{where}: field '{key}' must not be null")
+            continue  # otherwise null means absent: the default
+        base = annotation.removesuffix(" | None")
         values[key] = value if base == "Any" else _CONVERTERS[base](f"{where}: field '{key}'", value)
     for name, spec in fields.items():
         if name not in values and spec.default is dataclasses.MISSING and str(spec.type) != "Any":
