@@ -8,7 +8,6 @@ rows appear right under the ones before, as they will in scrollback.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, replace
 
 from .app import AppState
@@ -16,8 +15,8 @@ from .composer import render_field
 from .dialogs import DialogView, PromptDialog
 from .log import LogRow, log_rows
 from .state import RenderState, SyncPhase
-from .style import DEFAULT, Row, Segment, styled
-from .text import WidthPolicy, clip_to_width
+from .style import DEFAULT, Row, Segment, clip_row, styled
+from .text import clip_to_width
 from .theme import DIM, SPINNER, draw_log_row
 
 __all__ = ["Frame", "Layout", "compute_layout", "draw_frame"]
@@ -106,11 +105,6 @@ def compute_layout(state: AppState) -> Layout:
     )
 
 
-@functools.lru_cache(maxsize=1024)
-def _log_row(row: LogRow, width: int, policy: WidthPolicy) -> Row:
-    return draw_log_row(row, width, policy)
-
-
 def _status_row(state: AppState, width: int) -> Row:
     if state.working:
         frame = SPINNER[int(max(0.0, state.now - state.working_since) * 10) % len(SPINNER)]
@@ -122,7 +116,7 @@ def _status_row(state: AppState, width: int) -> Row:
 def draw_frame(state: AppState, layout: Layout) -> Frame:
     """The viewport's styled rows and where the cursor belongs (the focused text field)."""
     width, policy = layout.columns, state.config.width_policy
-    rows: list[Row] = [_log_row(row, width, policy) for row in layout.visible]
+    rows: list[Row] = [draw_log_row(row, width, policy) for row in layout.visible]
     rows.extend(() for _ in range(layout.log_height - len(rows)))
     cursor_row, cursor_col = layout.composer_cursor
     cursor = (layout.height - layout.composer_height + cursor_row, cursor_col)
@@ -146,6 +140,7 @@ def draw_frame(state: AppState, layout: Layout) -> Frame:
         elif not state.composer.text and state.config.placeholder and index == 0:
             segments.append(Segment(clip_to_width(state.config.placeholder, width - len(lead), policy)[0], DIM))
         rows.append(tuple(segments))
+    rows = [clip_row(row, width, policy) for row in rows]
     return Frame(
         rows=tuple(rows),
         log_rows=layout.log_height,

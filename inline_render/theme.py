@@ -6,7 +6,9 @@ wide in every locale.
 
 from __future__ import annotations
 
-from .log import Entry, LogRow
+import functools
+
+from .log import LogRow
 from .style import DEFAULT, Row, Segment, Style
 from .text import WidthPolicy, clip_to_width
 
@@ -58,12 +60,11 @@ def prefix_for(kind: str) -> tuple[str, Style, Style]:
     return _KINDS.get(kind, _KINDS["status"])
 
 
-def _line_style(entry: Entry, line_start: int, base: Style) -> Style:
-    if entry.kind != "diff":
+def _line_style(kind: str, head: str, base: Style) -> Style:
+    if kind != "diff":
         return base
-    line = entry.text[line_start : line_start + 5]
     for marker, style in _DIFF_STYLES:
-        if line.startswith(marker):
+        if head.startswith(marker):
             return style
     return base
 
@@ -71,12 +72,20 @@ def _line_style(entry: Entry, line_start: int, base: Style) -> Style:
 def draw_log_row(row: LogRow, width: int, policy: WidthPolicy) -> Row:
     """The styled cells of one wrapped log row, clipped to ``width``."""
     entry = row.entry
-    prefix, prefix_style, text_style = prefix_for(entry.kind)
+    kind = entry.kind
+    head = entry.text[row.line_start : row.line_start + 5] if kind == "diff" else ""
+    return _draw_row(kind, entry.text[row.start : row.end], row.start == 0, head, width, policy)
+
+
+@functools.lru_cache(maxsize=4096)
+def _draw_row(kind: str, text: str, first: bool, head: str, width: int, policy: WidthPolicy) -> Row:
+    # Keyed by content, not by entry: a streaming entry is a new Entry every delta, its rows are not.
+    prefix, prefix_style, text_style = prefix_for(kind)
     if width <= len(prefix):
         prefix = ""  # too narrow for decoration: the wrap used the full width too
-    elif row.start != 0:
+    elif not first:
         prefix = " " * len(prefix)
-    text = entry.text[row.start : row.end].rstrip("\n")
+    text = text.rstrip("\n")
     room = width - len(prefix)
     if len(text) > room or not text.isascii():
         text, _ = clip_to_width(text, room, policy)
@@ -87,5 +96,5 @@ def draw_log_row(row: LogRow, width: int, policy: WidthPolicy) -> Row:
     elif prefix and text:
         segments.append(Segment(prefix, DEFAULT))
     if text:
-        segments.append(Segment(text, _line_style(entry, row.line_start, text_style)))
+        segments.append(Segment(text, _line_style(kind, head, text_style)))
     return tuple(segments)
