@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 from prompt_toolkit.output.color_depth import ColorDepth
 
@@ -17,7 +19,10 @@ from .reduce import reduce_inputs
 from .state import Config, RenderState, SyncPhase, check_invariants
 from .terminal import TestTerminal
 
-__all__ = ["Renderer", "TickResult", "apply_terminal_effects", "tick"]
+if TYPE_CHECKING:
+    from .recorder import ScenarioRecorder
+
+__all__ = ["Renderer", "TickRecorder", "TickResult", "apply_terminal_effects", "tick"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +57,12 @@ def tick(state: AppState, inputs: Iterable[Input], backend: Vt100Backend) -> Tic
     return TickResult(after, tuple(outputs), layout, frame, effect)
 
 
+class TickRecorder(Protocol):
+    """Receives every tick a ``Renderer`` runs (``inline_render.recorder.ScenarioRecorder``)."""
+
+    def record(self, inputs: Sequence[Input], result: TickResult) -> None: ...
+
+
 class Renderer:
     """Owns an ``AppState`` and a backend; ``feed`` runs a tick and the follow-up redraw it asks for."""
 
@@ -68,6 +79,7 @@ class Renderer:
         self.state = initial_state(config or Config(), columns, rows, cursor_row)
         self.last: TickResult | None = None
         self.ticks = 0
+        self.recorder: TickRecorder | None = None
 
     @classmethod
     def in_memory(
@@ -99,7 +111,17 @@ class Renderer:
         self.state = result.state
         self.last = result
         self.ticks += 1
+        if self.recorder is not None:
+            self.recorder.record(inputs, result)
         return result
+
+    def record_to(self, path: str | os.PathLike[str], *, name: str | None = None) -> ScenarioRecorder:
+        """Append every tick from now on (follow-ups included) to a scenario file; call before the first tick."""
+        from .recorder import ScenarioRecorder  # recorder imports this module
+
+        recorder = ScenarioRecorder.create(path, self, name=name)
+        self.recorder = recorder
+        return recorder
 
     def feed(self, inputs: Iterable[Input] = ()) -> list[Output]:
         """Run a tick with ``inputs``, then the one follow-up redraw if rows were inserted."""

@@ -1,12 +1,31 @@
-"""Reusable test kit: emulator checks (and, with hypothesis, strategies and a state machine).
+"""Reusable test kit: emulator checks, hypothesis strategies and a state machine.
 
 ``CheckedRenderer`` runs a renderer against the in-memory terminal and pyte and
-checks every emulator property after every tick.  pyte and hypothesis are
-test dependencies (``pip install inline_render[test]``).
+checks every emulator property after every tick.  ``strategies`` (hypothesis
+strategies for inputs) and ``RenderMachine`` (a ``RuleBasedStateMachine`` to
+subclass) are imported on first use, so this package works without
+hypothesis.  pyte and hypothesis are test dependencies
+(``pip install inline_render[test]``).
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .checks import FORBIDDEN, CheckedRenderer, forbidden_sequences
 
-__all__ = ["FORBIDDEN", "CheckedRenderer", "forbidden_sequences"]
+if TYPE_CHECKING:
+    from . import strategies
+    from .machine import RenderMachine
+
+__all__ = ["FORBIDDEN", "CheckedRenderer", "RenderMachine", "forbidden_sequences", "strategies"]
+
+
+def __getattr__(name: str) -> Any:
+    # hypothesis is imported only by the modules that need it.
+    if name == "strategies":
+        return importlib.import_module(".strategies", __name__)
+    if name == "RenderMachine":
+        return importlib.import_module(".machine", __name__).RenderMachine
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,93 @@
+"""``python -m inline_render replay [--update] [--bytes FILE] [--trace FILE] PATH...``
+
+One line per scenario (PASS/FAIL/UPDATED/ERROR, ticks, bytes); a failure adds
+the tick, its line, the field and an expected/actual diff.  Exit status: 0 all
+passed, 1 some failed, 2 invalid input (a malformed scenario, a missing path,
+bad options).  Every replay also checks the emulator properties
+(``inline_render.testing.CheckedRenderer``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from .errors import ScenarioError
+from .scenario import ReplayResult, find_scenarios, iter_trace_lines, load_scenario, replay, write_scenario
+
+__all__ = ["build_parser", "main"]
+
+EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``replay`` subcommand's argument parser."""
+    parser = argparse.ArgumentParser(
+        prog="python -m inline_render replay",
+        description="Replay scenario files (*.jsonl) through the renderer and check every expectation.",
+    )
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or directories (searched recursively)")
+    parser.add_argument("--update", action="store_true", help="rewrite the expect fields from the actual run")
+    parser.add_argument("--bytes", metavar="FILE", type=Path, help="(one scenario) write the exact bytes sent")
+    parser.add_argument("--trace", metavar="FILE", type=Path, help="(one scenario) write a JSON line per tick")
+    parser.add_argument("--no-pyte", action="store_true", help="check with the in-memory terminal only, not pyte")
+    return parser
+
+
+def _summary(result: ReplayResult) -> str:
+    return f"{result.ticks_run} ticks, {len(result.data)} bytes"
+
+
+def _run_one(path: Path, args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        scenario = load_scenario(path)
+    except ScenarioError as error:
+        print(f"ERROR {error}", file=out)
+        return EXIT_INVALID
+    result = replay(scenario, update=args.update, use_pyte=not args.no_pyte)
+    if args.bytes is not None:
+        args.bytes.write_bytes(result.data)
+    if args.trace is not None:
+        args.trace.write_text("".join(line + "\n" for line in iter_trace_lines(result)), encoding="utf-8")
+    if args.update and result.updated is not None:
+        changed = write_scenario(result.updated)
+        print(f"{'UPDATED' if changed else 'PASS'} {path} ({_summary(result)})", file=out)
+        return EXIT_OK
+    if result.passed:
+        print(f"PASS {path} ({_summary(result)})", file=out)
+        return EXIT_OK
+    first = result.failures[0]
+    print(f"FAIL {path} ({_summary(result)}) at tick {first.tick}, line {first.line}: {first.field}", file=out)
+    print("  " + result.report(path=path).replace("\n", "\n  "), file=out)
+    return EXIT_FAILED
+
+
+def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
+    """Run the subcommand; returns the exit status (never raises for bad input)."""
+    out = out if out is not None else sys.stdout
+    parser = build_parser()
+    try:
+        args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    except SystemExit as stop:  # argparse has printed the usage error
+        return EXIT_OK if stop.code in (0, None) else EXIT_INVALID
+    try:
+        paths = find_scenarios(args.paths)
+    except ScenarioError as error:
+        print(f"ERROR {error}", file=out)
+        return EXIT_INVALID
+    if not paths:
+        print(f"ERROR no *.jsonl scenario files under {' '.join(args.paths)}", file=out)
+        return EXIT_INVALID
+    if (args.bytes is not None or args.trace is not None) and len(paths) != 1:
+        print(f"ERROR --bytes and --trace need exactly one scenario, got {len(paths)}", file=out)
+        return EXIT_INVALID
+    statuses = [_run_one(path, args, out) for path in paths]
+    failed = statuses.count(EXIT_FAILED)
+    invalid = statuses.count(EXIT_INVALID)
+    passed = len(statuses) - failed - invalid
+    print(f"{passed} passed, {failed} failed, {invalid} invalid", file=out)
+    if invalid:
+        return EXIT_INVALID
+    return EXIT_FAILED if failed else EXIT_OK
