@@ -11,6 +11,7 @@ __all__ = ["COMMANDS", "main"]
 COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("inline_render.bench", "run the seeded performance workloads (W1-W4)"),
     "replay": ("inline_render.cli_replay", "replay scenario files (*.jsonl) and check their expectations"),
+    "demo": ("inline_render.demo", "the scripted agent session in your terminal (--script: unattended)"),
     "example": ("inline_render.example", "render the README example into the in-memory terminal"),
 }
 

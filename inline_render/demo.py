@@ -1,0 +1,221 @@
+"""``python -m inline_render demo``: the scripted runtime, through the real stdio client, in your terminal.
+
+By default it starts ``python -m inline_render.fake_runtime`` and types the
+first prompt for you: a streamed answer with a code block, tool calls and
+results, a permission preview diff and a confirm (answer ``y`` or ``n``).  Then
+it is your turn in the composer: ``now pick a file`` (a pick dialog), ``ask me
+for a commit message`` (a prompt dialog), ``long`` (something to cancel with
+Esc), or the commands ``/help``, ``/clear``, ``/cancel``, ``/exit``.
+
+``--script`` (automatic when stdin is not a terminal) plays the whole session
+unattended, answering every dialog itself, and exits 0 once the last run has
+ended and the runtime has been shut down.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shlex
+import sys
+from collections.abc import Sequence
+
+from .inputs import ConfirmRequest, Input, LogAppend, LogClear, PickRequest, PromptRequest, Status
+from .outputs import Interrupt, Quit, Submit
+from .protocol.client import ClientConfig, RuntimeClient
+from .shell.runner import AppOptions, InlineApp
+from .shell.schedule import DEFAULT_MAX_RATE
+from .shell.terminal_io import OutputMode, stream_is_tty
+from .state import Config
+
+__all__ = ["DEMO_PROMPTS", "Demo", "build_parser", "main"]
+
+DEMO_PROMPTS = ("Fix the greeting in hello.py", "Now pick a file to review", "ask me for a commit message")
+HELP = (
+    "Commands: /help this text, /clear forget the log above the composer, /cancel stop the run, /exit quit.",
+    "Keys: Enter sends, Ctrl-J new line, Esc cancels a run, Ctrl-C twice or Ctrl-D on an empty composer exits.",
+    "Try: 'now pick a file', 'ask me for a commit message', 'long' (then Esc), 'suggest something'.",
+)
+_TYPING_DELAY = 0.02  # seconds per character when the demo types a prompt itself
+_ANSWER_DELAY = 0.6  # seconds an unattended dialog stays on screen before it is answered
+
+
+class Demo:
+    """The demo's main coroutine: a runtime client wired to an ``InlineApp``."""
+
+    def __init__(self, command: Sequence[str], prompts: Sequence[str], *, unattended: bool, first_auto: bool) -> None:
+        self.command = list(command)
+        self.prompts = list(prompts)
+        self.unattended = unattended
+        self.first_auto = first_auto
+        self.app: InlineApp | None = None
+        self.client: RuntimeClient | None = None
+        self._tasks: set[asyncio.Future[None]] = set()
+
+    async def main(self, app: InlineApp) -> int:
+        """Start the runtime, play or serve the prompts, shut the runtime down; the exit code."""
+        self.app = app
+        client = RuntimeClient(self.command, on_inputs=self._on_inputs, config=ClientConfig())
+        self.client = client
+        app.send(Status("demo \u00b7 /help for commands"))
+        consumer = asyncio.ensure_future(self._consume())
+        try:
+            await client.start()
+            if self.unattended:
+                for prompt in self.prompts:
+                    if client.session.exited:
+                        break
+                    await self._type(prompt)
+                    await self._wait_run_started()
+                    await client.wait_idle()
+            else:
+                if self.first_auto and self.prompts:
+                    await self._type(self.prompts[0])
+                    await self._wait_run_started()
+                    await client.wait_idle()
+                    app.send(*(LogAppend("status", line) for line in HELP[2:]))
+                await consumer
+        finally:
+            consumer.cancel()
+            crashed = client.session.exited  # it exited before we asked it to
+            code = await client.close()
+        return 1 if crashed and code not in (0, None) else 0
+
+    # --- runtime -> app -----------------------------------------------------------------------
+
+    def _on_inputs(self, inputs: list[Input]) -> None:
+        assert self.app is not None
+        self.app.send(*inputs)
+        if self.unattended:
+            for item in inputs:
+                if isinstance(item, (ConfirmRequest, PromptRequest, PickRequest)):
+                    task = asyncio.ensure_future(self._answer(item))
+                    self._tasks.add(task)  # keep a reference until it is done
+                    task.add_done_callback(self._tasks.discard)
+
+    async def _answer(self, request: ConfirmRequest | PromptRequest | PickRequest) -> None:
+        """Answer a dialog the way a person would: with its keys, once it has been on screen a moment."""
+        app = self.app
+        assert app is not None
+        for _ in range(200):
+            await asyncio.sleep(_ANSWER_DELAY if app.mode is OutputMode.INLINE else 0.01)
+            state = app.state
+            if state is None:
+                return
+            dialog = state.dialog
+            if dialog is None or dialog.id != request.id:
+                if not any(getattr(q, "id", None) == request.id for q in state.queued):
+                    return  # closed without us (run cancelled)
+                continue
+            if app.scheduler.pending:
+                continue  # something is about to change the screen; look again
+            app.press("y" if isinstance(request, ConfirmRequest) else "enter")
+            return
+
+    # --- app -> runtime -----------------------------------------------------------------------
+
+    async def _consume(self) -> None:
+        app, client = self.app, self.client
+        assert app is not None and client is not None
+        async for output in app.outputs():
+            if isinstance(output, Submit) and output.text.strip().startswith("/"):
+                self._command(output.text.strip())
+            elif isinstance(output, Interrupt) and output.key == "c-c" and not client.session.busy:
+                app.send(LogAppend("status", "Press Ctrl-C again (or Ctrl-D) to exit."))
+            elif isinstance(output, Quit):
+                return
+            else:
+                client.handle_output(output)
+
+    def _command(self, text: str) -> None:
+        app, client = self.app, self.client
+        assert app is not None and client is not None
+        name = text.split()[0].lower()
+        if name == "/help":
+            app.send(*(LogAppend("status", line) for line in HELP))
+        elif name == "/clear":
+            app.send(LogClear())
+        elif name == "/cancel":
+            if client.session.busy:
+                client.cancel()
+            else:
+                app.send(LogAppend("status", "No run to cancel."))
+        elif name in ("/exit", "/quit"):
+            app.exit(0)
+        else:
+            app.send(LogAppend("error", f"Unknown command {name}; /help lists them."))
+
+    async def _type(self, prompt: str) -> None:
+        """Type ``prompt`` into the composer and press Enter (Submit goes to the runtime as usual)."""
+        app = self.app
+        assert app is not None
+        await self._wait_quiet()
+        delay = _TYPING_DELAY if app.mode is OutputMode.INLINE else 0.0
+        for char in prompt:
+            app.press(char)
+            if delay:
+                await asyncio.sleep(delay)
+        app.press("enter")
+
+    async def _wait_quiet(self) -> None:
+        """Until no dialog is open and every queued input has been drawn."""
+        app = self.app
+        assert app is not None
+        while True:
+            state = app.state
+            if state is not None and state.dialog is None and not app.scheduler.pending:
+                return
+            await asyncio.sleep(0.02)
+
+    async def _wait_run_started(self, timeout: float = 10.0) -> None:
+        """Until the typed prompt reached the runtime as a run (or the runtime is gone)."""
+        client = self.client
+        assert client is not None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not client.session.busy and not client.session.exited and loop.time() < deadline:
+            await asyncio.sleep(0.01)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``demo`` command's arguments."""
+    parser = argparse.ArgumentParser(
+        prog="python -m inline_render demo",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--script", action="store_true", help="play unattended (default when stdin is not a TTY)")
+    parser.add_argument("--runtime", metavar="CMD", help="runtime command line (default: the scripted fake runtime)")
+    parser.add_argument("--prompt", action="append", default=[], metavar="TEXT", help="a prompt to run (repeatable)")
+    parser.add_argument("--record", metavar="FILE", help="record the session as a replayable scenario (inline mode)")
+    parser.add_argument("--mode", choices=[m.value for m in OutputMode], default="auto", help="output mode")
+    parser.add_argument("--ascii", action="store_true", help="plain mode: strict ASCII")
+    parser.add_argument("--result-stdout", action="store_true", help="final answer to stdout, the UI to stderr")
+    parser.add_argument("--max-rate", type=float, default=DEFAULT_MAX_RATE, help="most ticks per second")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``python -m inline_render demo``."""
+    args = build_parser().parse_args(argv)
+    unattended = args.script or not stream_is_tty(sys.stdin)
+    if args.runtime:
+        command = shlex.split(args.runtime)
+        prompts = args.prompt or (["hello"] if unattended else [])
+    else:
+        command = [sys.executable, "-m", "inline_render.fake_runtime"]
+        prompts = args.prompt or list(DEMO_PROMPTS)
+    if not command:
+        print("demo: --runtime needs a command", file=sys.stderr)
+        return 2
+    options = AppOptions(
+        mode=OutputMode(args.mode),
+        config=Config(placeholder="Type a message \u00b7 /help"),
+        max_rate=args.max_rate,
+        ascii=args.ascii,
+        result_stdout=args.result_stdout,
+        record=args.record,
+    )
+    demo = Demo(command, prompts, unattended=unattended, first_auto=bool(prompts))
+    app = InlineApp(options)
+    return asyncio.run(app.run(demo.main))

@@ -1,0 +1,36 @@
+"""The real-terminal shell around the pure core: ``InlineApp`` / ``run``, plain and JSON Lines output.
+
+See ``runner`` for the application loop, ``keys`` for key mapping, ``schedule``
+for tick coalescing, ``closing`` for the exit sequence and ``plain`` for the
+non-TTY transcript.
+"""
+
+from __future__ import annotations
+
+from .closing import ENTER_MODES, LEAVE_MODES, closing_plan
+from .keys import CursorReport, map_key_presses, parse_cursor_report
+from .plain import AnswerTracker, PlainWriter
+from .runner import AppOptions, InlineApp, Main, run
+from .schedule import DEFAULT_MAX_RATE, TickScheduler
+from .terminal_io import OutputMode, color_depth_for, resolve_mode, terminal_size
+
+__all__ = [
+    "DEFAULT_MAX_RATE",
+    "ENTER_MODES",
+    "LEAVE_MODES",
+    "AnswerTracker",
+    "AppOptions",
+    "CursorReport",
+    "InlineApp",
+    "Main",
+    "OutputMode",
+    "PlainWriter",
+    "TickScheduler",
+    "closing_plan",
+    "color_depth_for",
+    "map_key_presses",
+    "parse_cursor_report",
+    "resolve_mode",
+    "run",
+    "terminal_size",
+]

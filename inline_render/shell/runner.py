@@ -1,0 +1,463 @@
+"""``InlineApp``: the asyncio shell that owns the terminal around the pure core.
+
+One loop, one writer.  Key presses come from prompt_toolkit's input (raw mode,
+its vt100 parser) and are ticked at once; whatever the application ``send``\\ s
+(runtime events, streaming text) is coalesced by ``TickScheduler`` to at most
+``max_rate`` ticks per second, all inputs kept in order.  SIGWINCH holds the
+ticks, asks the terminal where the cursor went (``ESC[6n``) and feeds one
+``Resize`` carrying that row, so the core re-anchors the viewport where the
+terminal's reflow left it.  Every exit path (normal, exception, Ctrl-C twice,
+Ctrl-D, SIGTERM/SIGINT/SIGHUP) restores the terminal: the unfinished transcript
+is written below the history, the modes are reset, the cursor is shown on the
+line after it and raw mode is left.
+
+A minimal application::
+
+    async def main(app: InlineApp) -> None:
+        async for output in app.outputs():
+            if isinstance(output, Submit):
+                app.send(LogAppend("assistant", f"You said: {output.text}"))
+
+    raise SystemExit(asyncio.run(InlineApp().run(main)))
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import os
+import signal
+import sys
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from prompt_toolkit.input import Input as PtkInput
+from prompt_toolkit.input import create_input
+
+from ..app import AppState
+from ..backend import StreamSink, Vt100Backend
+from ..composer import normalize_key
+from ..inputs import Clock, Input, Key, Resize
+from ..outputs import Interrupt, Output, Quit
+from ..state import Config
+from ..tick import Renderer
+from .closing import ENTER_MODES, LEAVE_MODES, closing_plan
+from .keys import CursorReport, map_key_presses
+from .plain import AnswerTracker, PlainWriter
+from .schedule import DEFAULT_MAX_RATE, TickScheduler
+from .terminal_io import OutputMode, color_depth_for, resolve_mode, stream_is_tty, terminal_size
+
+__all__ = ["AppOptions", "InlineApp", "Main", "run"]
+
+Main = Callable[["InlineApp"], Awaitable[Any]]
+_CPR_QUERY = b"\x1b[6n"
+_EXIT_SIGNALS = {signal.SIGTERM: 143, signal.SIGINT: 130, signal.SIGHUP: 129}
+
+
+@dataclass(frozen=True, slots=True)
+class AppOptions:
+    """How an ``InlineApp`` runs; every field has a sensible default."""
+
+    mode: OutputMode = OutputMode.AUTO
+    config: Config = field(default_factory=Config)
+    max_rate: float = DEFAULT_MAX_RATE
+    """Most ticks per second for streamed inputs (keys are never delayed)."""
+    ascii: bool = False
+    """Plain mode: strict ASCII (``[OK]``, ``[WARN]``, ``[ERROR]`` tokens)."""
+    result_stdout: bool = False
+    """The final assistant answer goes to stdout; the UI (progress) to stderr."""
+    cpr_timeout: float = 0.5
+    """Seconds to wait for a cursor-position report before falling back."""
+    escape_timeout: float = 0.05
+    """Seconds after which a lone ``ESC`` byte is the Esc key (not the start of a sequence)."""
+    spinner_rate: float = 10.0
+    """Status spinner frames per second while the app is working."""
+    exit_grace: float = 3.0
+    """Seconds the main coroutine gets to clean up (shut its runtime down) once exit is requested."""
+    record: str | None = None
+    """Inline mode: record every tick to this scenario file."""
+
+
+class InlineApp:
+    """Runs a ``main`` coroutine against a live inline viewport (or a plain/JSON Lines transcript)."""
+
+    def __init__(
+        self,
+        options: AppOptions | None = None,
+        *,
+        stdin: TextIO | None = None,
+        stdout: TextIO | None = None,
+        stderr: TextIO | None = None,
+        env: Mapping[str, str] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.options = options or AppOptions()
+        self.stdin = stdin if stdin is not None else sys.stdin
+        self.stdout = stdout if stdout is not None else sys.stdout
+        self.stderr = stderr if stderr is not None else sys.stderr
+        self.env: Mapping[str, str] = env if env is not None else os.environ
+        self.clock = clock
+        self.scheduler = TickScheduler(self.options.max_rate)
+        self.mode = OutputMode.AUTO
+        self.renderer: Renderer | None = None
+        self.plain: PlainWriter | None = None
+        self.answers = AnswerTracker()
+        self.exit_code: int | None = None
+        self._outputs: asyncio.Queue[Output] = asyncio.Queue()
+        self._wake_event = asyncio.Event()
+        self._t0 = clock()
+        self._ctrl_c = 0
+        # Inline mode only.
+        self._input: PtkInput | None = None
+        self._ui: TextIO | None = None
+        self._flush_timer: asyncio.TimerHandle | None = None
+        self._cpr_waiters: list[asyncio.Future[CursorReport]] = []
+        self._cpr_outstanding = 0
+        self._cpr_ok = False
+        self._resize_task: asyncio.Task[None] | None = None
+        self._resize_epoch = 0
+        self._queued_size: tuple[int, int] | None = None
+        self._signals: list[signal.Signals] = []
+
+    # --- the application's side ------------------------------------------------------------
+
+    def send(self, *inputs: Input) -> None:
+        """Queue inputs for the next tick (coalesced: at most ``max_rate`` ticks per second)."""
+        self.scheduler.add(inputs)
+        self.answers.feed(inputs)
+        self._wake()
+
+    def press(self, *keys: str | Input) -> None:
+        """Queue inputs as if the user typed them (ticked at once); strings are key names."""
+        items = [Key(key) if isinstance(key, str) else key for key in keys]
+        self.scheduler.add(items, urgent=True)
+        self._wake()
+
+    def exit(self, code: int = 0) -> None:
+        """Ask the app to stop: the main coroutine is cancelled and the terminal restored."""
+        if self.exit_code is None:
+            self.exit_code = code
+        self._wake()
+
+    async def next_output(self) -> Output:
+        """The next message from the user side (submitted text, dialog answer, interrupt, quit)."""
+        return await self._outputs.get()
+
+    async def outputs(self) -> AsyncIterator[Output]:
+        """Every output, as it comes; ends after a ``Quit``."""
+        while True:
+            output = await self._outputs.get()
+            yield output
+            if isinstance(output, Quit):
+                return
+
+    @property
+    def state(self) -> AppState | None:
+        """The core state (None before the run started)."""
+        if self.renderer is not None:
+            return self.renderer.state
+        return self.plain.state if self.plain is not None else None
+
+    async def run(self, main: Main) -> int:
+        """Run ``main(app)`` until it returns or the user exits; the exit code (``main``'s int result or 0)."""
+        ui = self.stderr if self.options.result_stdout else self.stdout
+        self.mode = resolve_mode(self.options.mode, ui, self.env)
+        if self.mode is OutputMode.INLINE:
+            code = await self._run_inline(main, ui)
+        else:
+            code = await self._run_plain(main, ui, jsonl=self.mode is OutputMode.JSONL)
+        if self.options.result_stdout and self.answers.answer is not None:
+            text = self.answers.answer
+            self.stdout.write(text if text.endswith("\n") else text + "\n")
+            self.stdout.flush()
+        return code
+
+    # --- the loop ----------------------------------------------------------------------------
+
+    def _wake(self) -> None:
+        self._wake_event.set()
+
+    def _now(self) -> float:
+        return self.clock()
+
+    async def _drive(self, main: Main) -> int:
+        """Tick until ``main`` ends or exit is requested; then give ``main`` its grace period."""
+        task: asyncio.Task[Any] = asyncio.ensure_future(main(self))
+        task.add_done_callback(lambda _: self._wake())
+        try:
+            while not task.done() and self.exit_code is None:
+                delay = self._next_delay()
+                if delay == 0:
+                    self._tick(self.scheduler.take(self._now()))
+                    continue
+                self._wake_event.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake_event.wait(), delay)
+        finally:
+            if not task.done():
+                task.cancel()
+                await asyncio.wait({task}, timeout=self.options.exit_grace)
+        if task.done() and not task.cancelled():
+            error = task.exception()
+            if error is not None:
+                raise error
+            result = task.result()
+            if self.exit_code is None and isinstance(result, int) and not isinstance(result, bool):
+                return result
+        return self.exit_code or 0
+
+    def _next_delay(self) -> float | None:
+        """0 when a tick should run now, else how long to wait (None: until woken)."""
+        if self._resize_task is not None:
+            return None  # hold every tick until the viewport is re-anchored
+        if self.renderer is not None and self._input_size_changed():
+            return None
+        now = self._now()
+        delay = self.scheduler.delay(now)
+        state = self.state
+        if state is not None and state.working and self.mode is OutputMode.INLINE:
+            frame_due = self.scheduler.last_tick + 1.0 / self.options.spinner_rate
+            if now >= frame_due:
+                self.scheduler.request()
+                delay = self.scheduler.delay(now)
+            else:
+                delay = frame_due - now if delay is None else min(delay, frame_due - now)
+        return delay
+
+    def _tick(self, inputs: list[Input]) -> None:
+        now = max(0.0, self._now() - self._t0)
+        if any(isinstance(item, Key) and normalize_key(item.key) != "c-c" for item in inputs):
+            self._ctrl_c = 0
+        feed: list[Input] = [Clock(now) if math.isfinite(now) else Clock(0.0), *inputs]
+        if self.renderer is not None:
+            outputs = self.renderer.feed(feed)
+        elif self.plain is not None:
+            outputs = self.plain.feed(feed)
+        else:  # pragma: no cover - _drive runs only once a front end exists
+            return
+        for output in outputs:
+            self._handle_output(output)
+
+    def _handle_output(self, output: Output) -> None:
+        if isinstance(output, Interrupt) and output.key == "c-c":
+            self._ctrl_c += 1
+            if self._ctrl_c >= 2:
+                self.exit(0)  # a second Ctrl-C in a row leaves
+        elif isinstance(output, Quit):
+            self.exit(0)
+        self._outputs.put_nowait(output)
+
+    def _take_pending(self) -> list[Input]:
+        return self.scheduler.take(self._now())
+
+    # --- plain and JSON Lines -----------------------------------------------------------------
+
+    async def _run_plain(self, main: Main, ui: TextIO, *, jsonl: bool) -> int:
+        self.plain = PlainWriter(ui, config=self.options.config, jsonl=jsonl, ascii=self.options.ascii)
+        self._install_signals(resize=False)
+        try:
+            return await self._drive(main)
+        finally:
+            self._remove_signals()
+            pending = self._take_pending()
+            try:
+                if pending:
+                    self.plain.feed(pending)
+            finally:
+                self.plain.close()
+
+    # --- inline -------------------------------------------------------------------------------
+
+    async def _run_inline(self, main: Main, ui: TextIO) -> int:
+        self._ui = ui
+        source = self.stdin if stream_is_tty(self.stdin) else _open_tty()
+        with contextlib.ExitStack() as stack:
+            if source is not None:
+                if source is not self.stdin:
+                    stack.callback(source.close)
+                self._input = create_input(source)
+                stack.enter_context(self._input.raw_mode())
+                stack.enter_context(self._input.attach(self._on_input_ready))
+            try:
+                self._write_raw(ENTER_MODES)
+                report = await self._query_cursor() if self._input is not None else None
+                self._cpr_ok = report is not None
+                columns, rows = terminal_size(ui.fileno())
+                backend = Vt100Backend(StreamSink(_binary(ui)), color_depth_for(self.env))
+                self.renderer = Renderer(
+                    backend, columns, rows, config=self.options.config, cursor_row=report.row if report else None
+                )
+                if self.options.record and hasattr(self.renderer, "record_to"):
+                    self.renderer.record_to(self.options.record)
+                self._queued_size = (columns, rows)
+                self._install_signals(resize=True)
+                self.scheduler.request(urgent=True)  # draw the empty viewport at once
+                return await self._drive(main)
+            finally:
+                self._remove_signals()
+                if self._flush_timer is not None:
+                    self._flush_timer.cancel()
+                self._restore_inline()
+
+    def _restore_inline(self) -> None:
+        """Flush the transcript below the history and reset the terminal; never raises."""
+        renderer = self.renderer
+        if renderer is not None:
+            try:
+                pending = self._take_pending()
+                assert self._ui is not None
+                size = terminal_size(self._ui.fileno(), (renderer.state.columns, renderer.state.rows))
+                if size != (renderer.state.columns, renderer.state.rows):
+                    pending.append(Resize(*size))
+                if pending:
+                    renderer.feed(pending)
+            except Exception:  # the transcript is still written below; an error here must not stop that
+                pass
+            with contextlib.suppress(Exception):
+                renderer.backend.write(closing_plan(renderer.state))
+            recorder = getattr(renderer, "recorder", None)
+            if recorder is not None and hasattr(recorder, "close"):
+                with contextlib.suppress(Exception):
+                    recorder.close()
+        self._write_raw(LEAVE_MODES)
+
+    def _write_raw(self, data: bytes) -> None:
+        if self._ui is None:
+            return
+        with contextlib.suppress(OSError, ValueError):
+            stream = _binary(self._ui)
+            stream.write(data)
+            stream.flush()
+
+    # --- keys ---------------------------------------------------------------------------------
+
+    def _on_input_ready(self) -> None:
+        assert self._input is not None
+        self._handle_presses(self._input.read_keys())
+        if self._input.closed:
+            self.exit(129)  # the terminal is gone
+            return
+        # A lone ESC stays in the parser until we flush it (it may start a sequence).
+        if self._flush_timer is not None:
+            self._flush_timer.cancel()
+        loop = asyncio.get_running_loop()
+        self._flush_timer = loop.call_later(self.options.escape_timeout, self._flush_keys)
+
+    def _flush_keys(self) -> None:
+        self._flush_timer = None
+        if self._input is not None:
+            self._handle_presses(self._input.flush_keys())
+
+    def _handle_presses(self, presses: list[Any]) -> None:
+        keys: list[Input] = []
+        for item in map_key_presses(presses):
+            if isinstance(item, CursorReport):
+                self._on_cursor_report(item)
+            else:
+                keys.append(item)
+        if keys:
+            self.press(*keys)
+
+    # --- cursor reports and resizes -----------------------------------------------------------
+
+    async def _query_cursor(self) -> CursorReport | None:
+        """Where the cursor is, from the terminal; None after ``cpr_timeout``.
+
+        Replies come in order; a reply only answers the newest query, so a
+        late reply to a query that timed out is never taken for a newer one.
+        """
+        future: asyncio.Future[CursorReport] = asyncio.get_running_loop().create_future()
+        self._cpr_waiters.append(future)
+        self._cpr_outstanding += 1
+        self._write_raw(_CPR_QUERY)
+        try:
+            return await asyncio.wait_for(future, self.options.cpr_timeout)
+        except TimeoutError:
+            return None
+        finally:
+            with contextlib.suppress(ValueError):
+                self._cpr_waiters.remove(future)
+
+    def _on_cursor_report(self, report: CursorReport) -> None:
+        self._cpr_ok = True
+        self._cpr_outstanding = max(0, self._cpr_outstanding - 1)
+        if self._cpr_outstanding == 0:
+            for future in self._cpr_waiters:
+                if not future.done():
+                    future.set_result(report)
+
+    def _input_size_changed(self) -> bool:
+        """A missed SIGWINCH: the size differs from the last one given to the core; start a resize."""
+        assert self._ui is not None
+        size = terminal_size(self._ui.fileno(), self._queued_size or (80, 24))
+        if size != self._queued_size:
+            self._on_resize_signal()
+            return True
+        return False
+
+    def _on_resize_signal(self) -> None:
+        self._resize_epoch += 1
+        if self._resize_task is None:
+            self._resize_task = asyncio.ensure_future(self._resize())
+
+    async def _resize(self) -> None:
+        """Ask where the cursor is now, then feed one ``Resize`` (again if another resize came meanwhile)."""
+        try:
+            while True:
+                epoch = self._resize_epoch
+                report = await self._query_cursor() if self._input is not None and self._cpr_ok else None
+                if epoch == self._resize_epoch:
+                    break
+            assert self._ui is not None
+            size = terminal_size(self._ui.fileno(), self._queued_size or (80, 24))
+            self._queued_size = size
+            self.scheduler.add([Resize(size[0], size[1], report.row if report else None)], urgent=True)
+        finally:
+            self._resize_task = None
+            self._wake()
+
+    # --- signals ------------------------------------------------------------------------------
+
+    def _install_signals(self, *, resize: bool) -> None:
+        loop = asyncio.get_running_loop()
+        wanted: dict[signal.Signals, Callable[[], None]] = {}
+        for number, code in _EXIT_SIGNALS.items():
+            wanted[number] = lambda code=code: self.exit(code)  # type: ignore[misc]
+        if resize:
+            wanted[signal.SIGWINCH] = self._on_resize_signal
+        for number, handler in wanted.items():
+            try:
+                loop.add_signal_handler(number, handler)
+            except (ValueError, RuntimeError, NotImplementedError):
+                continue  # not the main thread, or no signals here: the app still runs
+            self._signals.append(number)
+
+    def _remove_signals(self) -> None:
+        loop = asyncio.get_running_loop()
+        for number in self._signals:
+            with contextlib.suppress(Exception):
+                loop.remove_signal_handler(number)
+        self._signals.clear()
+
+
+def _binary(stream: TextIO) -> Any:
+    """The byte stream under a text stream (flushing pending text first)."""
+    with contextlib.suppress(Exception):
+        stream.flush()
+    return getattr(stream, "buffer", stream)
+
+
+def _open_tty() -> TextIO | None:
+    """The controlling terminal for keys when stdin is a pipe; None when there is none."""
+    try:
+        return open("/dev/tty", encoding="utf-8")  # closed by the ExitStack
+    except OSError:
+        return None
+
+
+async def run(main: Main, options: AppOptions | None = None) -> int:
+    """``InlineApp(options).run(main)``: the exit code."""
+    return await InlineApp(options).run(main)

@@ -1,0 +1,63 @@
+"""Tick scheduling: keys at once, streaming updates coalesced to a maximum rate, nothing dropped.
+
+``TickScheduler`` is pure bookkeeping driven by the caller's clock (``now``
+arguments), so its timing is testable without sleeping.  Inputs are kept in
+arrival order; a tick takes *all* of them, so coalescing never drops or
+reorders anything, it only groups.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from ..inputs import Input
+
+__all__ = ["DEFAULT_MAX_RATE", "TickScheduler"]
+
+DEFAULT_MAX_RATE = 60.0
+
+
+class TickScheduler:
+    """Decides when the next tick runs and which inputs it gets."""
+
+    def __init__(self, max_rate: float = DEFAULT_MAX_RATE) -> None:
+        if not (math.isfinite(max_rate) and max_rate > 0):
+            raise ValueError(f"max_rate must be a positive number of ticks per second, got {max_rate!r}")
+        self.interval = 1.0 / max_rate
+        self.last_tick = -math.inf
+        self.pending: list[Input] = []
+        self.urgent = False
+        self.wanted = False  # a tick without inputs was asked for (spinner frame, redraw)
+
+    def add(self, inputs: Iterable[Input], *, urgent: bool = False) -> None:
+        """Queue inputs; ``urgent`` ones (keys, resizes) make the next tick due at once."""
+        before = len(self.pending)
+        self.pending.extend(inputs)
+        if urgent and len(self.pending) > before:
+            self.urgent = True
+
+    def request(self, *, urgent: bool = False) -> None:
+        """Ask for a tick even if no input is pending (rate-limited unless ``urgent``)."""
+        self.wanted = True
+        self.urgent = self.urgent or urgent
+
+    @property
+    def has_work(self) -> bool:
+        """Something is waiting for a tick."""
+        return bool(self.pending) or self.wanted
+
+    def delay(self, now: float) -> float | None:
+        """Seconds until the next tick may run (0: now), or None when nothing waits."""
+        if not self.has_work:
+            return None
+        if self.urgent:
+            return 0.0
+        return max(0.0, self.last_tick + self.interval - now)
+
+    def take(self, now: float) -> list[Input]:
+        """Start a tick at ``now``: every pending input, in arrival order."""
+        taken, self.pending = self.pending, []
+        self.urgent = self.wanted = False
+        self.last_tick = now
+        return taken
