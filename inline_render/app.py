@@ -56,6 +56,7 @@ class AppState:
     legacy_diff: bool = False
     fault: int | None = None
     log_cleared: bool = False
+    pushed_rows: int = 0  # this tick: committed log rows a shrinking terminal pushed into scrollback itself
     screen: Screen = field(default_factory=Screen)
 
 

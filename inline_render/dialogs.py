@@ -15,7 +15,7 @@ from .composer import TextField, render_field
 from .inputs import ConfirmRequest, PickRequest, PromptRequest
 from .outputs import ConfirmAnswer, Output, PickAnswer, PromptAnswer
 from .style import DEFAULT, Row, Segment, styled
-from .text import WidthPolicy, clip_to_width, sanitize, wrap_line
+from .text import WidthPolicy, clip_to_width, flatten, sanitize, wrap_line
 from .theme import DANGER, DIM, HINT, SELECTED, TITLE
 
 __all__ = ["ConfirmDialog", "Dialog", "DialogView", "PickDialog", "PromptDialog", "open_dialog"]
@@ -47,7 +47,7 @@ def _wrapped(text: str, width: int, policy: WidthPolicy, style: object, indent: 
 
 def _title(text: str, width: int, policy: WidthPolicy, danger: bool) -> Row:
     marker = "! " if danger else "? "
-    piece, _ = clip_to_width(marker + sanitize(text).replace("\n", " "), width, policy)
+    piece, _ = clip_to_width(marker + flatten(text), width, policy)
     return styled(piece, DANGER if danger else TITLE)
 
 
@@ -131,7 +131,7 @@ class ConfirmDialog:
         segments: list[Segment] = [Segment("  ")]
         used = 2
         for index, (letter, label, _) in enumerate(self.choices()):
-            text = f"[{letter}] {sanitize(label)}"
+            text = f"[{letter}] {flatten(label)}"
             piece, cells = clip_to_width(text, max(0, width - used), policy)
             if not piece:
                 break
@@ -176,7 +176,7 @@ class PromptDialog:
             rows.extend(_wrapped(self.request.message, width, policy, DEFAULT))
         field, cursor = _field_rows(self.field, width, policy, self.request.secret, len(rows))
         if not self.field.text and self.request.placeholder:
-            piece, _ = clip_to_width(sanitize(self.request.placeholder), max(0, width - 2), policy)
+            piece, _ = clip_to_width(flatten(self.request.placeholder), max(0, width - 2), policy)
             field[0] = (Segment("> "), Segment(piece, DIM))
         rows.extend(field)
         hint = "enter: send, ctrl-j: new line, esc: cancel" if self.request.multiline else "enter: send, esc: cancel"
@@ -228,14 +228,14 @@ class PickDialog:
         return self, None
 
     def paste(self, text: str) -> PickDialog:
-        return replace(self, filter=self.filter + sanitize(text).replace("\n", " "), highlight=0)
+        return replace(self, filter=self.filter + flatten(text), highlight=0)
 
     def render(self, width: int, policy: WidthPolicy) -> DialogView:
         rows: list[Row] = [_title(self.request.title, width, policy, False)]
         if self.request.message:
             rows.extend(_wrapped(self.request.message, width, policy, DEFAULT))
         if self.filter:
-            rows.append(styled(clip_to_width(f"  filter: {self.filter}", width, policy)[0], DIM))
+            rows.append(styled(clip_to_width(f"  filter: {flatten(self.filter)}", width, policy)[0], DIM))
         shown = self.visible()
         focus = len(rows)
         if not shown:
@@ -244,8 +244,8 @@ class PickDialog:
             option = self.request.options[index]
             mark = "\u203a " if position == self.highlight else "  "
             box = ("[x] " if option.id in self.chosen else "[ ] ") if self.request.multi else ""
-            label = sanitize(option.label) + (f" - {sanitize(option.description)}" if option.description else "")
-            piece, _ = clip_to_width(mark + box + label.replace("\n", " "), width, policy)
+            label = flatten(option.label) + (f" - {flatten(option.description)}" if option.description else "")
+            piece, _ = clip_to_width(mark + box + label, width, policy)
             if position == self.highlight:
                 focus = len(rows)
             rows.append(styled(piece, SELECTED if position == self.highlight else DEFAULT))

@@ -161,12 +161,8 @@ class _Planner:
             return
         if not screen.anchored:
             top = screen.start_row if screen.start_row is not None else self.rows - 1
-        elif screen.start_row is not None and screen.cursor is not None:
-            top = screen.start_row - (screen.cursor[0] - screen.top)  # the report says where the cursor went
         else:
-            # A terminal that shrinks keeps the cursor row on screen by pushing rows off the top.
-            cursor_row = screen.cursor[0] if screen.cursor is not None else screen.top + height - 1
-            top = screen.top - max(0, cursor_row - (self.rows - 1))
+            top = screen.top  # reduce_inputs modelled where a resize left the viewport
         top = max(0, min(top, self.rows - 1))
         self.move(top, 0)
         self.ops.append(EraseDown())  # clears leftovers of an old frame; never ESC[2J

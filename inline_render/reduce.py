@@ -46,10 +46,11 @@ from .inputs import (
     Status,
     Working,
 )
-from .log import LogState
+from .log import LogState, log_rows
 from .outputs import Interrupt, Output, Quit, Submit
 from .state import ConfirmPhase, RenderState
-from .text import sanitize
+from .text import flatten
+from .theme import draw_log_row
 
 __all__ = ["legacy_preview_header", "legacy_ready_line", "reduce_inputs"]
 
@@ -211,11 +212,11 @@ def _notify(state: AppState, item: Notify, out: Outputs) -> AppState:
 
 
 def _status(state: AppState, item: Status, out: Outputs) -> AppState:
-    return replace(state, status=sanitize(item.text).replace("\n", " ").replace("\t", " "))
+    return replace(state, status=flatten(item.text))
 
 
 def _working(state: AppState, item: Working, out: Outputs) -> AppState:
-    message = sanitize(item.message).replace("\n", " ").replace("\t", " ")
+    message = flatten(item.message)
     return replace(state, working=message, working_since=state.now)
 
 
@@ -232,9 +233,52 @@ def _fault(state: AppState, item: Fault, out: Outputs) -> AppState:
 
 
 def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
-    # The terminal may have reflowed what we drew: forget it and re-anchor (DESIGN, terminal facts).
-    screen = replace(state.screen, drawn=None, cursor=None, start_row=item.cursor_row, broken=True)
+    # What the terminal did to our rows decides where the viewport is now; what we drew is forgotten
+    # and redrawn after clearing from the new top (DESIGN, terminal facts: re-anchor + ESC[J).
+    screen = state.screen
+    if not screen.anchored:
+        return replace(state, columns=item.columns, rows=item.rows)
+    cursor_row = screen.cursor[0] if screen.cursor is not None else screen.top + (len(screen.drawn or ()) or 1) - 1
+    if item.cursor_row is not None:
+        # Re-anchored by a cursor report: the cursor stayed on the composer row it was left on.
+        shift = cursor_row - item.cursor_row
+    else:
+        # A terminal that shrinks keeps the cursor row on screen by pushing rows off the top into scrollback.
+        shift = max(0, cursor_row - (item.rows - 1))
+        pushed = shift - screen.top
+        if pushed > 0:
+            state = _account_pushed_rows(state, pushed)
+    column = min(screen.cursor[1], item.columns - 1) if screen.cursor is not None else 0
+    screen = replace(
+        state.screen,
+        top=max(0, screen.top - shift),
+        drawn=None,
+        cursor=(cursor_row - shift, column),
+        broken=True,
+    )
     return replace(state, columns=item.columns, rows=item.rows, screen=screen)
+
+
+def _account_pushed_rows(state: AppState, pushed: int) -> AppState:
+    """The terminal pushed the viewport's top ``pushed`` rows into scrollback: committed log rows count as inserted.
+
+    Only rows drawn exactly as they would be inserted, right after the rows already inserted, qualify;
+    anything else the terminal pushed (uncommitted text, dialog, status) is beyond our reach.
+    """
+    drawn = state.screen.drawn
+    render = state.render
+    if drawn is None or render.visible_start != render.inserted_until:
+        return state
+    pending, committed = log_rows(state.log, state.columns, state.config.width_policy)
+    count = 0
+    limit = min(pushed, state.screen.drawn_log_rows, committed, len(pending), len(drawn))
+    while count < limit and drawn[count] == draw_log_row(pending[count], state.columns, state.config.width_policy):
+        count += 1
+    if not count:
+        return state
+    inserted = render.inserted_until + count
+    render = replace(render, inserted_until=inserted, visible_start=max(render.visible_start, inserted))
+    return replace(state, log=state.log.advance(pending[:count]), render=render, pushed_rows=state.pushed_rows + count)
 
 
 _HANDLERS: dict[type[Any], Callable[[AppState, Any, Outputs], AppState]] = {
@@ -267,7 +311,7 @@ def reduce_inputs(state: AppState, inputs: Iterable[Input]) -> tuple[AppState, l
     render: RenderState = state.render
     if render.confirm_phase is ConfirmPhase.PENDING and state.screen.dialog_drawn:
         render = replace(render, confirm_phase=ConfirmPhase.ACTIVE)
-    state = replace(state, render=render, log_cleared=False)
+    state = replace(state, render=render, log_cleared=False, pushed_rows=0)
     out: Outputs = []
     for item in inputs:
         if state.legacy_diff and not isinstance(item, (LegacyText, Clock)):

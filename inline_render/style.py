@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from .text import WidthPolicy, text_width
+from .text import WidthPolicy, clip_to_width, text_width
 
-__all__ = ["DEFAULT", "Row", "Segment", "Style", "row_text", "row_width", "styled"]
+__all__ = ["DEFAULT", "Row", "Segment", "Style", "clip_row", "row_text", "row_width", "styled"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,3 +53,19 @@ def row_text(row: Row) -> str:
 def row_width(row: Row, policy: WidthPolicy = WidthPolicy.CODEPOINT) -> int:
     """Display width of a row."""
     return sum(text_width(segment.text, policy) for segment in row)
+
+
+def clip_row(row: Row, width: int, policy: WidthPolicy = WidthPolicy.CODEPOINT) -> Row:
+    """``row`` cut to ``width`` cells at a cluster boundary (a row never relies on autowrap)."""
+    if sum(len(segment.text) for segment in row) <= width and all(segment.text.isascii() for segment in row):
+        return row
+    out: list[Segment] = []
+    room = width
+    for segment in row:
+        piece, used = clip_to_width(segment.text, room, policy)
+        if piece:
+            out.append(Segment(piece, segment.style))
+        room -= used
+        if used < text_width(segment.text, policy) or room <= 0:
+            break
+    return tuple(out)

@@ -49,6 +49,7 @@ class TestTerminal:
         self.saved = (0, 0)
         self.violations: list[str] = []
         self.presented: list[Cursor] = []  # cursor at every end of synchronized output
+        self.resize_pushes: list[list[str]] = []  # lines each resize moved into scrollback
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._pending = ""
 
@@ -273,15 +274,17 @@ class TestTerminal:
     def resize(self, columns: int, rows: int) -> None:
         """Change the size like a terminal that does not reflow: rows cut at the top go to scrollback."""
         cut = max(0, self.y - (rows - 1))
-        for line in self.grid[:cut]:
-            self.scrollback.append(self._text(line))
+        pushed = [self._text(line) for line in self.grid[:cut]]
+        self.scrollback.extend(pushed)
+        self.resize_pushes.append(pushed)
         self.grid = self.grid[cut:]
         self.y -= cut
         self.grid = [(line + [""] * columns)[:columns] for line in self.grid[:rows]]
         self.grid += [[""] * columns for _ in range(rows - len(self.grid))]
         for line in self.grid:
-            if line and line[-1] != "\0" and len(line[-1]) and grapheme_width(line[-1], self.policy) > 1:
-                line[-1] = ""
+            for x, cell in enumerate(line):
+                if cell and cell != "\0" and x + grapheme_width(cell, self.policy) > columns:
+                    line[x] = ""  # a cluster cut by the new right edge disappears whole
             if line and line[0] == "\0":
                 line[0] = ""
         self.columns, self.rows = columns, rows

@@ -19,6 +19,7 @@ __all__ = [
     "WidthPolicy",
     "clip_to_width",
     "expand_tabs",
+    "flatten",
     "grapheme_width",
     "iter_cells",
     "sanitize",
@@ -64,6 +65,11 @@ def sanitize(text: str) -> str:
         return text
     text = text.translate(_TRANSLATE)
     return _SURROGATE.sub("\ufffd", text)
+
+
+def flatten(text: str) -> str:
+    """Sanitized text for a single row: newlines and tabs become spaces."""
+    return sanitize(text).replace("\n", " ").replace("\t", " ")
 
 
 def _is_regional_indicator(cp: int) -> bool:
@@ -123,14 +129,18 @@ def clip_to_width(text: str, width: int, policy: WidthPolicy = WidthPolicy.CODEP
     """The longest prefix of whole clusters that fits ``width`` cells, and its width.
 
     A cluster wider than the room left is replaced by ``?`` cells so a wide
-    character is never cut in half (1-column terminals, for example).
+    character is never cut in half (1-column terminals, for example).  A
+    zero-width cluster at the start (a combining mark that begins a line) gets
+    a no-break space to sit on: alone it would join whatever cell precedes it.
     """
     if text.isascii():
         piece = text[:width]
         return piece, len(piece)
     out: list[str] = []
     used = 0
-    for cluster, cells in iter_cells(text, policy):
+    for index, (cluster, cells) in enumerate(iter_cells(text, policy)):
+        if index == 0 and cells == 0:
+            cluster, cells = "\u00a0" + cluster, 1
         if used + cells > width:
             if used == 0 and cells > width:
                 out.append("?" * width)
