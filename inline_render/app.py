@@ -21,8 +21,8 @@ class Screen:
     """What the effects stage knows about the terminal: the only fields it may change.
 
     ``drawn`` is the viewport as it is on screen (``None``: unknown, redraw all);
-    ``top`` is the viewport's first screen row; ``free_below`` says the screen
-    rows under the viewport are blank.
+    ``top`` is the viewport's first screen row; the screen rows under the
+    viewport are blank (anchoring clears them with ``ESC[J``).
     """
 
     top: int = 0
@@ -32,7 +32,6 @@ class Screen:
     cursor_visible: bool | None = None
     anchored: bool = False
     start_row: int | None = None
-    free_below: bool = True
     dialog_drawn: bool = False
     broken: bool = False
 

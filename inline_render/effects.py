@@ -243,7 +243,6 @@ def plan_terminal_effects(state: AppState, layout: Layout, frame: Frame) -> tupl
         cursor_visible=planner.visible,
         anchored=True,
         start_row=None,
-        free_below=True,
         dialog_drawn=state.dialog is not None,
         broken=False,
     )

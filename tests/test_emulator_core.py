@@ -22,7 +22,9 @@ from inline_render import (
     PromptAnswer,
     PromptRequest,
     Resize,
+    Status,
     SyncPhase,
+    WidthPolicy,
 )
 from inline_render.testing import CheckedRenderer
 
@@ -229,3 +231,25 @@ def test_follow_up_redraw_happens_exactly_once() -> None:
     app.feed([LogAppend("text", lines(5))])
     assert app.renderer.ticks - before == 2
     assert app.renderer.render_state.sync_phase is SyncPhase.IDLE
+
+
+def test_grapheme_width_policy_renders_emoji_as_two_cells() -> None:
+    """With the grapheme policy, emoji sequences are 2 cells wide and rows still fit and insert once."""
+    config = Config(viewport_height=4, width_policy=WidthPolicy.GRAPHEME)
+    app = CheckedRenderer(10, 8, config=config, use_pyte=False)  # pyte measures code points only
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    app.feed([LogAppend("text", f"ab{family}{family}{family}\n\U0001f1fa\U0001f1f8x\n\u2764\ufe0f" * 3)])
+    assert app.history[0] == f"ab{family}{family}{family}"
+    assert app.history[1] == "\U0001f1fa\U0001f1f8x"
+
+
+def test_hostile_text_never_reaches_the_wire_as_control_bytes() -> None:
+    """OSC 52, CSI 2J, DCS, C1, bare ESC and \\r in log text: the bytes on the wire hold only our sequences."""
+    hostile = "a\x1b]52;c;ZXZpbA==\x07b\x1b[2Jc\x1bP1$r\x1b\\d\x9b31me\x1bf\r\x07\x00"
+    app = CheckedRenderer(60, 10, config=Config(viewport_height=4))
+    app.feed([LogAppend("assistant", hostile), Status(hostile), LogAppend("text", "x\n" * 5)])
+    app.feed([ConfirmRequest("c", hostile, hostile)])
+    data = bytes(app.bytes)
+    for needle in (b"\x1b]", b"\x1b[2J", b"\x1bP", b"\xc2\x9b", b"\x07", b"\x00", b"\r\x07"):
+        assert needle not in data
+    assert "\u241b]52;c;ZXZpbA==\u2407b\u241b[2Jc" in "\n".join(app.terminal.all_lines())
