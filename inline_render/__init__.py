@@ -43,7 +43,7 @@ from .reduce import reduce_inputs
 from .state import Config, ConfirmPhase, CursorPhase, RenderState, SyncPhase, check_invariants
 from .terminal import Cursor, TestTerminal
 from .text import WidthPolicy
-from .tick import Renderer, TickResult, apply_terminal_effects, tick
+from .tick import InMemoryRenderer, Renderer, TickResult, apply_terminal_effects, tick
 
 __version__ = "0.1.0"
 
@@ -62,7 +62,7 @@ __all__ = [
     "EffectResult",
     "Fault",
     "Frame",
-    "InlineRenderError",
+    "InMemoryRenderer", "InlineRenderError",
     "Input",
     "Interrupt",
     "InvalidInput",

@@ -27,7 +27,8 @@ from .inputs import MAX_TERMINAL_SIDE, Input, input_from_json
 from .outputs import output_to_json
 from .state import Config, ConfirmPhase, CursorPhase, RenderState, SyncPhase
 from .testing.checks import CheckedRenderer
-from .tick import Renderer, TickResult
+from .text import WidthPolicy
+from .tick import InMemoryRenderer, Renderer, TickResult
 
 __all__ = [
     "EXPECT_FIELDS",
@@ -367,7 +368,7 @@ class ReplayResult:
         return text
 
 
-def observe(renderer: Renderer, result: TickResult) -> dict[str, Any]:
+def observe(renderer: InMemoryRenderer, result: TickResult) -> dict[str, Any]:
     """Every ``expect`` field's actual value after a tick."""
     terminal = renderer.terminal
     cursor = terminal.cursor
@@ -391,13 +392,15 @@ def replay(
     """Run every tick of a scenario and check it; ``ScenarioError`` only when the file is malformed.
 
     ``emulators`` runs the ticks through ``CheckedRenderer`` (TestTerminal, and
-    pyte when installed and ``use_pyte``), so every emulator property is a
-    check too.  With ``update`` the result carries ``updated``: the scenario
+    pyte when installed, ``use_pyte`` and the width policy is ``codepoint``, the
+    only one pyte implements), so every emulator property is a check too.  With ``update`` the result carries ``updated``: the scenario
     whose ``expect`` objects hold this run's values (the fields present, or
     all of ``EXPECT_FIELDS`` for a tick without an ``expect``).
     """
     scenario = source if isinstance(source, Scenario) else load_scenario(source)
     size, config, cursor_row = (scenario.columns, scenario.rows), scenario.config, scenario.cursor_row
+    # pyte draws code point by code point: it can only check the codepoint width policy.
+    use_pyte = use_pyte and config.width_policy is WidthPolicy.CODEPOINT
     checked = CheckedRenderer(*size, config=config, cursor_row=cursor_row, use_pyte=use_pyte) if emulators else None
     renderer = (
         checked.renderer if checked is not None else Renderer.in_memory(*size, config=config, cursor_row=cursor_row)

@@ -22,7 +22,7 @@ from .terminal import TestTerminal
 if TYPE_CHECKING:
     from .recorder import ScenarioRecorder
 
-__all__ = ["Renderer", "TickRecorder", "TickResult", "apply_terminal_effects", "tick"]
+__all__ = ["InMemoryRenderer", "Renderer", "TickRecorder", "TickResult", "apply_terminal_effects", "tick"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,19 +81,12 @@ class Renderer:
         self.ticks = 0
         self.recorder: TickRecorder | None = None
 
-    @classmethod
+    @staticmethod
     def in_memory(
-        cls, columns: int = 80, rows: int = 24, *, config: Config | None = None, cursor_row: int | None = 0
-    ) -> Renderer:
+        columns: int = 80, rows: int = 24, *, config: Config | None = None, cursor_row: int | None = 0
+    ) -> InMemoryRenderer:
         """A renderer writing into a ``TestTerminal`` (``renderer.terminal``), for tests and replays."""
-        config = config or Config()
-        terminal = TestTerminal(columns, rows, config.width_policy)
-        backend = Vt100Backend(MemorySink(terminal), ColorDepth.DEPTH_4_BIT)
-        renderer = cls(backend, columns, rows, config=config, cursor_row=cursor_row)
-        renderer.terminal = terminal
-        return renderer
-
-    terminal: TestTerminal
+        return InMemoryRenderer(columns, rows, config=config, cursor_row=cursor_row)
 
     @property
     def render_state(self) -> RenderState:
@@ -103,10 +96,6 @@ class Renderer:
     def step(self, inputs: Iterable[Input] = ()) -> TickResult:
         """Run exactly one tick (no automatic follow-up)."""
         inputs = list(inputs)
-        terminal = getattr(self, "terminal", None)
-        for item in inputs:
-            if isinstance(item, Resize) and terminal is not None:
-                terminal.resize(item.columns, item.rows)
         result = tick(self.state, inputs, self.backend)
         self.state = result.state
         self.last = result
@@ -134,3 +123,26 @@ class Renderer:
     def clear_log(self) -> list[Output]:
         """Forget the log (the terminal's scrollback stays)."""
         return self.feed([LogClear()])
+
+
+class InMemoryRenderer(Renderer):
+    """A renderer drawing into a ``TestTerminal``; a ``Resize`` input resizes that terminal first,
+    as a real terminal has already changed size when the application hears of it."""
+
+    def __init__(
+        self, columns: int = 80, rows: int = 24, *, config: Config | None = None, cursor_row: int | None = 0
+    ) -> None:
+        config = config or Config()
+        self.terminal = TestTerminal(columns, rows, config.width_policy)
+        self.sink = MemorySink(self.terminal)
+        super().__init__(
+            Vt100Backend(self.sink, ColorDepth.DEPTH_4_BIT), columns, rows, config=config, cursor_row=cursor_row
+        )
+
+    def step(self, inputs: Iterable[Input] = ()) -> TickResult:
+        """Resize the terminal for ``Resize`` inputs, then run exactly one tick."""
+        inputs = list(inputs)
+        for item in inputs:
+            if isinstance(item, Resize):
+                self.terminal.resize(item.columns, item.rows)
+        return super().step(inputs)
