@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import typing
 from dataclasses import dataclass
 from typing import Any, ClassVar, Union
 
@@ -279,32 +280,7 @@ Input = Union[
     Fault,
 ]
 
-INPUT_TYPES: dict[str, type[Any]] = {
-    cls.TYPE: cls
-    for cls in (
-        Resize,
-        Key,
-        Paste,
-        LogAppend,
-        LogDelta,
-        LogReplace,
-        LogFinish,
-        LogClear,
-        Status,
-        ConfirmRequest,
-        ConfirmCancel,
-        PromptRequest,
-        PickRequest,
-        PermissionPreview,
-        PermissionReady,
-        LegacyText,
-        Notify,
-        Working,
-        EditorSet,
-        Clock,
-        Fault,
-    )
-}
+INPUT_TYPES: dict[str, type[Any]] = {cls.TYPE: cls for cls in typing.get_args(Input)}
 
 # Value checks beyond the field's type, as data: (type, field) -> (predicate, what it must be).
 _CHECKS: dict[tuple[str, str], tuple[Any, str]] = {
