@@ -6,6 +6,7 @@ import io
 from dataclasses import replace
 
 import pytest
+from prompt_toolkit.output.color_depth import ColorDepth
 
 from inline_render import (
     BackendError,
@@ -181,3 +182,16 @@ def test_check_invariants_rejects_each_violation() -> None:
 def test_initial_state_keeps_the_start_row() -> None:
     """The shell's cursor row is where the first frame will anchor."""
     assert initial_state(Config(), 80, 24, cursor_row=7).screen.start_row == 7
+
+
+def test_no_color_depth_drops_colours_but_keeps_attributes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """NO_COLOR (prompt_toolkit's 1-bit depth) writes bold but no colour; 4-bit writes the ANSI colour."""
+    from inline_render.style import Style
+
+    plan = Plan((Text("x", Style(fg="ansired", bold=True)),))
+    coloured, plain = bytearray(), bytearray()
+    Vt100Backend(coloured.extend, ColorDepth.DEPTH_4_BIT).write(plan)
+    monkeypatch.setenv("NO_COLOR", "1")
+    Vt100Backend(plain.extend).write(plan)
+    assert b"31" in coloured and b"1" in plain
+    assert b"31" not in plain and plain.endswith(b"x")
