@@ -22,11 +22,13 @@ class Screen:
 
     ``drawn`` is the viewport as it is on screen (``None``: unknown, redraw all);
     ``top`` is the viewport's first screen row; the screen rows under the
-    viewport are blank (anchoring clears them with ``ESC[J``).
+    viewport are blank (anchoring clears them with ``ESC[J``); ``drawn_columns``
+    is the width ``drawn`` was drawn at (a reflowing terminal re-wraps it).
     """
 
     top: int = 0
     drawn: tuple[Row, ...] | None = None
+    drawn_columns: int = 0
     drawn_log_rows: int = 0
     cursor: tuple[int, int] | None = None
     cursor_visible: bool | None = None

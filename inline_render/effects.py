@@ -238,6 +238,7 @@ def plan_terminal_effects(state: AppState, layout: Layout, frame: Frame) -> tupl
     screen = Screen(
         top=planner.top,
         drawn=tuple(row if row is not None else () for row in planner.drawn),
+        drawn_columns=state.columns,
         drawn_log_rows=frame.log_rows,
         cursor=planner.cursor,
         cursor_visible=planner.visible,

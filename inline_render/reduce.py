@@ -49,7 +49,8 @@ from .inputs import (
 from .log import LogState, log_rows
 from .outputs import Interrupt, Output, Quit, Submit
 from .state import ConfirmPhase, RenderState
-from .text import flatten
+from .style import Row
+from .text import WidthPolicy, flatten, iter_cells
 from .theme import draw_log_row
 
 __all__ = ["legacy_preview_header", "legacy_ready_line", "reduce_inputs"]
@@ -232,30 +233,58 @@ def _fault(state: AppState, item: Fault, out: Outputs) -> AppState:
     return replace(state, fault=item.after_bytes)
 
 
+def _reflowed(row: Row, columns: int, policy: WidthPolicy, column: int | None = None) -> int:
+    """Screen rows a drawn row takes once a reflowing terminal re-wraps it at ``columns``.
+
+    With ``column``: the index of the screen row where that old column (the cursor) lands.
+    Clusters move whole to the next row, as terminals wrap them; cells past the text are blanks.
+    """
+    x = line = old = 0
+    for segment in row:
+        for _, width in iter_cells(segment.text, policy):
+            if column is not None and old >= column:
+                return line
+            if x + width > columns:
+                line, x = line + 1, 0
+            x, old = x + width, old + width
+    if column is not None and column > old:
+        return line + (x + column - old) // columns
+    return line if column is not None else line + 1
+
+
 def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
     # What the terminal did to our rows decides where the viewport is now; what we drew is forgotten
     # and redrawn after clearing from the new top (DESIGN, terminal facts: re-anchor + ESC[J).
     screen = state.screen
     if not screen.anchored:
         return replace(state, columns=item.columns, rows=item.rows)
-    cursor_row = screen.cursor[0] if screen.cursor is not None else screen.top + (len(screen.drawn or ()) or 1) - 1
-    if item.cursor_row is not None:
-        # Re-anchored by a cursor report: the cursor stayed on the composer row it was left on.
-        shift = cursor_row - item.cursor_row
+    drawn = screen.drawn or ()
+    cursor_row = screen.cursor[0] if screen.cursor is not None else screen.top + (len(drawn) or 1) - 1
+    column = screen.cursor[1] if screen.cursor is not None else 0
+    index = cursor_row - screen.top
+    policy = state.config.width_policy
+    reflow = state.config.resize_reflow and item.columns != screen.drawn_columns and 0 <= index < len(drawn)
+    if reflow:
+        # A reflowing terminal re-wrapped every row at the new width; the cursor kept its cell.
+        heights = [_reflowed(row, item.columns, policy) for row in drawn]
+        above = sum(heights[:index]) + _reflowed(drawn[index], item.columns, policy, column)
+        column %= item.columns
     else:
-        # A terminal that shrinks keeps the cursor row on screen by pushing rows off the top into scrollback.
-        shift = max(0, cursor_row - (item.rows - 1))
-        pushed = shift - screen.top
-        if pushed > 0:
-            state = _account_pushed_rows(state, pushed)
-    column = min(screen.cursor[1], item.columns - 1) if screen.cursor is not None else 0
-    screen = replace(
-        state.screen,
-        top=max(0, screen.top - shift),
-        drawn=None,
-        cursor=(cursor_row - shift, column),
-        broken=True,
-    )
+        heights = [1] * len(drawn)
+        above = index
+        column = min(column, item.columns - 1)
+    # With a cursor report we know the cursor's row; without one, terminals keep it unless it falls off.
+    now = item.cursor_row if item.cursor_row is not None else min(cursor_row, item.rows - 1)
+    top = now - above
+    if top < 0:
+        # The terminal pushed the viewport's top rows (whole or in part) into scrollback itself.
+        pushed = 0
+        while pushed < len(heights) and top + sum(heights[:pushed]) < 0:
+            pushed += 1
+        before = state.pushed_rows
+        state = _account_pushed_rows(state, pushed)
+        top = max(0, top + sum(heights[: state.pushed_rows - before]))
+    screen = replace(state.screen, top=top, drawn=None, cursor=(now, column), broken=True)
     return replace(state, columns=item.columns, rows=item.rows, screen=screen)
 
 

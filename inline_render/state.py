@@ -109,6 +109,9 @@ class Config:
     """Check RenderState invariants at the end of every tick (never disable it in tests)."""
     synchronized_output: bool = True
     """Wrap every tick's bytes in ``ESC[?2026h`` ... ``ESC[?2026l``."""
+    resize_reflow: bool = False
+    """The terminal re-wraps rows wider than a new width (tmux, xterm.js, kitty, VTE, iTerm2; not xterm):
+    a resize then moves the rows above the cursor, and re-anchoring accounts for it."""
     composer_prompt: str = "\u203a "
     """Drawn before the composer's first row."""
     placeholder: str = ""

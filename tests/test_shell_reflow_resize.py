@@ -1,0 +1,75 @@
+"""Re-anchoring after a resize on a terminal that reflows (tmux, xterm.js): where the old viewport went."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from inline_render import Config, LogAppend, Renderer, Resize
+from inline_render.style import row_width
+
+
+def _filled(columns: int, rows: int, lines: int, width: int, *, viewport: int = 12) -> Renderer:
+    config = Config(viewport_height=viewport, resize_reflow=True)
+    renderer = Renderer.in_memory(columns, rows, config=config, cursor_row=0)
+    for index in range(lines):
+        text = f"{index:03d} " + "x" * (width - 4)
+        renderer.feed([LogAppend("text", text)])
+    return renderer
+
+
+def _anchor_row(renderer: Renderer, resize: Resize) -> int:
+    """The screen row (0-based) the resize tick cleared from with ESC[J: where it re-anchored the viewport."""
+    sink = renderer.backend.sink
+    before = len(sink.data)  # type: ignore[union-attr]
+    renderer.step([resize])
+    data = bytes(sink.data[before:])  # type: ignore[union-attr]
+    match = re.search(rb"\x1b\[(\d+);1H(?:\x1b\[0m)?\x1b\[J", data)
+    assert match is not None, data
+    return int(match.group(1)) - 1
+
+
+def test_narrowing_anchors_at_the_reflowed_top_of_the_old_viewport() -> None:
+    """Narrowing splits each wide viewport row in two: the new top is that many rows above the cursor."""
+    renderer = _filled(80, 24, 40, 70)
+    screen = renderer.state.screen
+    assert screen.drawn is not None and screen.cursor is not None
+    cursor_row = screen.cursor[0]
+    above = screen.drawn[: cursor_row - screen.top]
+    expected_top = cursor_row - sum(max(1, math.ceil(row_width(row) / 40)) for row in above)
+    assert expected_top < screen.top  # the reflow really moved the viewport's top up
+    assert _anchor_row(renderer, Resize(40, 24, cursor_row=cursor_row)) == expected_top
+
+
+def test_widening_keeps_the_viewport_rows_one_each() -> None:
+    """Widening re-wraps nothing of ours: the top stays the cursor's offset above the reported row."""
+    renderer = _filled(40, 24, 40, 30)
+    screen = renderer.state.screen
+    assert screen.cursor is not None
+    offset = screen.cursor[0] - screen.top
+    assert _anchor_row(renderer, Resize(80, 24, cursor_row=20)) == 20 - offset
+
+
+def test_rows_a_narrowing_pushes_into_history_count_as_inserted() -> None:
+    """A viewport as tall as the screen overflows the top when narrowed: its committed rows become history."""
+    renderer = _filled(40, 12, 30, 36, viewport=12)
+    before = renderer.render_state.inserted_until
+    screen = renderer.state.screen
+    assert screen.cursor is not None and screen.top == 0
+    result = renderer.step([Resize(20, 12, cursor_row=screen.cursor[0])])
+    # 10 log rows of 36 cells become 2 rows each at 20 columns; with the status row, 21 rows sit above the
+    # cursor on row 11: 10 rows overflow the top, which are the first 5 log rows, all committed.
+    assert screen.drawn_log_rows == 10 and screen.cursor[0] == 11
+    assert result.state.pushed_rows == 5
+    assert result.state.render.inserted_until >= before + 5
+    assert result.state.screen.top == 0  # right below the pushed rows
+
+
+def test_no_reflow_without_the_config() -> None:
+    """A terminal that does not reflow (the default model) keeps one screen row per drawn row."""
+    renderer = Renderer.in_memory(80, 24, config=Config(viewport_height=12), cursor_row=0)
+    for index in range(40):
+        renderer.feed([LogAppend("text", f"{index:03d} " + "x" * 66)])
+    screen = renderer.state.screen
+    assert screen.cursor is not None
+    assert _anchor_row(renderer, Resize(40, 24, cursor_row=screen.cursor[0])) == screen.top
