@@ -8,6 +8,7 @@ import pytest
 
 from inline_render.errors import InvalidInput
 from inline_render.inputs import PickOption
+from inline_render.protocol import events as ev
 from inline_render.protocol import methods as m
 from inline_render.protocol.messages import (
     INVALID_REQUEST,
@@ -186,29 +187,29 @@ def test_pick_options_accept_strings_like_the_core() -> None:
 
 
 @pytest.mark.parametrize(("obj", "cls"), [
-    ({"type": "text", "content": "x"}, m.TextEvent),
-    ({"type": "final", "content": "x"}, m.FinalEvent),
-    ({"type": "final"}, m.FinalEvent),
-    ({"type": "reasoning", "content": "x"}, m.ReasoningEvent),
-    ({"type": "tool_call", "tool": "read", "tool_call_id": "c", "args": {"path": "p"}}, m.ToolCallEvent),
+    ({"type": "text", "content": "x"}, ev.TextEvent),
+    ({"type": "final", "content": "x"}, ev.FinalEvent),
+    ({"type": "final"}, ev.FinalEvent),
+    ({"type": "reasoning", "content": "x"}, ev.ReasoningEvent),
+    ({"type": "tool_call", "tool": "read", "tool_call_id": "c", "args": {"path": "p"}}, ev.ToolCallEvent),
     ({"type": "tool_result", "tool": "read", "tool_call_id": "c", "result": [1], "is_error": True},
-     m.ToolResultEvent),
-    ({"type": "error", "message": "x"}, m.ErrorEvent),
+     ev.ToolResultEvent),
+    ({"type": "error", "message": "x"}, ev.ErrorEvent),
     ({"type": "permission.preview", "tool": "edit", "diff": "d", "summary": "s", "truncated": True,
-      "tool_call_id": "c"}, m.PermissionPreviewEvent),
-    ({"type": "permission.ready", "tool": "edit"}, m.PermissionReadyEvent),
-    ({"type": "step_start", "n": 1}, m.UnknownEvent),
+      "tool_call_id": "c"}, ev.PermissionPreviewEvent),
+    ({"type": "permission.ready", "tool": "edit"}, ev.PermissionReadyEvent),
+    ({"type": "step_start", "n": 1}, ev.UnknownEvent),
 ])
 def test_every_event_type_round_trips(obj: dict[str, Any], cls: type[Any]) -> None:
     """Each agent event type parses to its class (unknown types kept whole) and serializes back."""
-    event = m.parse_event(obj)
+    event = ev.parse_event(obj)
     assert isinstance(event, cls)
     assert event.to_json() == obj
 
 
 def test_event_timestamp_is_kept() -> None:
     """An event's ``timestamp`` (and other extra members) is preserved in ``extra``."""
-    event = m.parse_event({"type": "error", "message": "x", "timestamp": "2024-01-01T00:00:00Z"})
+    event = ev.parse_event({"type": "error", "message": "x", "timestamp": "2024-01-01T00:00:00Z"})
     assert event.extra == {"timestamp": "2024-01-01T00:00:00Z"}
 
 

@@ -28,6 +28,8 @@ from ..inputs import (
 )
 from ..outputs import ConfirmAnswer, Interrupt, Output, PickAnswer, PromptAnswer, Submit
 from . import methods as m
+from .events import UnknownEvent
+from .jsonobj import JsonObject
 from .legacy import LegacyPreflight
 from .messages import (
     INVALID_PARAMS,
@@ -52,7 +54,7 @@ __all__ = ["WORKING", "Session", "SessionConfig", "Step"]
 WORKING = "Working"  # the spinner message while a run is going and the runtime said nothing better
 DEFAULT_CLIENT = m.PeerInfo(name="inline_render", version="0.1.0")
 _DIALOG_METHODS = (m.UI_CONFIRM, m.UI_PROMPT, m.UI_PICK)
-_DISMISSED: dict[str, m.JsonObject] = {  # the answer of a dialog closed without the user answering
+_DISMISSED: dict[str, JsonObject] = {  # the answer of a dialog closed without the user answering
     m.UI_CONFIRM: m.ConfirmResult(ok=False), m.UI_PROMPT: m.PromptResult(value=None),
     m.UI_PICK: m.PickResult(ids=()),
 }
@@ -410,7 +412,7 @@ class Session:
         self._dialogs[dialog_id] = _Dialog(rid, method, run_id)
         out.inputs.append(_dialog_input(dialog_id, params))
 
-    def _answer(self, dialog_id: str, result: m.JsonObject) -> Step:
+    def _answer(self, dialog_id: str, result: JsonObject) -> Step:
         dialog = self._dialogs.pop(dialog_id, None)
         if dialog is None or self.exited:
             return Step()  # closed meanwhile (run cancelled, runtime gone): nobody is waiting
@@ -433,7 +435,7 @@ class Session:
                 missing = f"{run.last_seq + 1}" + (f"-{params.seq - 1}" if params.seq > run.last_seq + 2 else "")
                 self._line(out, "status", f"Some events of run {excerpt(run.id)} were lost (seq {missing}).")
         run.last_seq = params.seq
-        if isinstance(params.event, m.UnknownEvent):
+        if isinstance(params.event, UnknownEvent):
             self._once(f"event:{params.event.type}",
                        f"Ignored agent events of unknown type {excerpt(params.event.type)}.", out)
         else:
@@ -474,7 +476,7 @@ class Session:
 
     # --- helpers ---------------------------------------------------------------------------------
 
-    def _request(self, method: str, params: m.JsonObject, out: _Out, run_id: str | None = None) -> RequestId:
+    def _request(self, method: str, params: JsonObject, out: _Out, run_id: str | None = None) -> RequestId:
         rid = self._next_id
         self._next_id += 1
         self._outgoing[rid] = (method, run_id)

@@ -21,8 +21,7 @@ from ..inputs import (
     PermissionReady,
 )
 from .display import format_tool_call, format_tool_result
-from .legacy import legacy_block, normalize_diff
-from .methods import (
+from .events import (
     AgentEvent,
     ErrorEvent,
     FinalEvent,
@@ -33,6 +32,7 @@ from .methods import (
     ToolCallEvent,
     ToolResultEvent,
 )
+from .legacy import legacy_block, normalize_diff
 
 __all__ = ["Limits", "Transcript"]
 

@@ -1,0 +1,152 @@
+"""The agent events: the ``event`` member of an ``agent.event`` notification.
+
+Each may carry a ``timestamp`` (kept in ``extra``).  Unknown event types are
+kept whole as ``UnknownEvent`` so a newer runtime never breaks an older UI.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ..errors import InvalidInput
+from .jsonobj import CONVERTERS, JsonObject
+
+__all__ = [
+    "EVENT_TYPES",
+    "AgentEvent",
+    "ErrorEvent",
+    "FinalEvent",
+    "PermissionPreviewEvent",
+    "PermissionReadyEvent",
+    "ReasoningEvent",
+    "TextEvent",
+    "ToolCallEvent",
+    "ToolResultEvent",
+    "UnknownEvent",
+    "parse_event",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class TextEvent(JsonObject):
+    """Streamed assistant text, appended to the run's assistant entry."""
+
+    TYPE: ClassVar[str] = "text"
+    content: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class FinalEvent(JsonObject):
+    """The assistant entry is complete; ``content`` is its full text."""
+
+    TYPE: ClassVar[str] = "final"
+    content: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ReasoningEvent(JsonObject):
+    """One block of model reasoning (a dim entry of its own)."""
+
+    TYPE: ClassVar[str] = "reasoning"
+    content: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallEvent(JsonObject):
+    """The agent calls ``tool`` with ``args`` (any JSON value)."""
+
+    TYPE: ClassVar[str] = "tool_call"
+    tool: str
+    tool_call_id: str | None = None
+    args: Any = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResultEvent(JsonObject):
+    """The result of a tool call (any JSON value; strings are shown as text)."""
+
+    TYPE: ClassVar[str] = "tool_result"
+    tool: str
+    tool_call_id: str | None = None
+    result: Any = None
+    is_error: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorEvent(JsonObject):
+    """An error the agent reports inside a run (the run may go on)."""
+
+    TYPE: ClassVar[str] = "error"
+    message: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class PermissionPreviewEvent(JsonObject):
+    """Structured permission preflight: what ``tool`` is about to change."""
+
+    TYPE: ClassVar[str] = "permission.preview"
+    tool: str
+    diff: str | None = None
+    summary: str | None = None
+    truncated: bool = False
+    tool_call_id: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class PermissionReadyEvent(JsonObject):
+    """The preflight of ``tool`` is complete; a confirm request usually follows."""
+
+    TYPE: ClassVar[str] = "permission.ready"
+    tool: str
+    tool_call_id: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownEvent:
+    """An event type this UI does not know; all its members are kept in ``extra``."""
+
+    type: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The event's JSON object, as received."""
+        return {**self.extra, "type": self.type}
+
+
+AgentEvent = (
+    TextEvent | FinalEvent | ReasoningEvent | ToolCallEvent | ToolResultEvent | ErrorEvent
+    | PermissionPreviewEvent | PermissionReadyEvent | UnknownEvent
+)
+
+EVENT_TYPES: dict[str, type[Any]] = {
+    cls.TYPE: cls
+    for cls in (TextEvent, FinalEvent, ReasoningEvent, ToolCallEvent, ToolResultEvent, ErrorEvent,
+                PermissionPreviewEvent, PermissionReadyEvent)
+}
+
+
+def parse_event(obj: Any, where: str = "event") -> AgentEvent:
+    """The typed event of an ``agent.event``'s ``event`` member; raise ``InvalidInput``."""
+    if not isinstance(obj, dict):
+        raise InvalidInput(f"{where}: must be an object, got {type(obj).__name__}")
+    kind = obj.get("type")
+    if not isinstance(kind, str):
+        raise InvalidInput(f"{where}: field 'type' must be a string")
+    rest = {key: value for key, value in obj.items() if key != "type"}
+    cls = EVENT_TYPES.get(kind)
+    if cls is None:
+        return UnknownEvent(kind, rest)
+    event: AgentEvent = cls.from_json(rest, f"{where} ({kind})")
+    return event
+
+
+CONVERTERS["AgentEvent"] = lambda where, value: parse_event(value, where)
