@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
+import io
 import sys
+import textwrap
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 from protocol_support import FAKE_RUNTIME
 
-from inline_render import Renderer
+from inline_render import Renderer, protocol
 from inline_render.inputs import ConfirmRequest, Input, Key, LogAppend, PickRequest, PromptRequest
 from inline_render.outputs import Output
 from inline_render.protocol.client import ClientConfig, RuntimeClient
@@ -233,3 +236,15 @@ def test_runtime_that_ignores_stdin_eof_is_terminated() -> None:
 
     run(test)
     ui.once("The runtime did not answer initialize within 0.3 s.")
+
+
+def test_the_documented_example_runs() -> None:
+    """The usage example of the protocol docs (pasted into the README) runs and renders the edit."""
+    doc = protocol.__doc__ or ""
+    start, end = doc.index("    import asyncio"), doc.index("    asyncio.run(main())") + len("    asyncio.run(main())")
+    code = textwrap.dedent(doc[start:end]).replace('["python",', "[sys.executable,")
+    output = io.StringIO()
+    with contextlib.redirect_stdout(output):
+        exec(compile(code, "protocol docs", "exec"), {"sys": sys})
+    assert "edit: Applied 1 hunk to hello.py" in output.getvalue()
+    assert output.getvalue().count("Planned edit diff preview") == 1
