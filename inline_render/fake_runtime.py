@@ -7,7 +7,8 @@ runtime authors, so it uses nothing but ``json`` and ``asyncio``.
 
 What a run does (the prompt picks the script):
 
-* any prompt: streams an answer with a fenced code block, reads ``hello.py``
+* any prompt: reasons, reports its context use, streams an answer with a
+  fenced code block, reads ``hello.py``
   (tool call + result), plans an edit, sends the permission preflight (a
   unified diff), asks ``ui.confirm.request`` and applies or skips the edit;
 * a prompt containing ``pick``: asks ``ui.pick.request`` for a file;
@@ -150,6 +151,8 @@ class FakeRuntime:
             self.task = None
 
     async def edit_script(self) -> None:
+        await self.event({"type": "reasoning", "content": "The greeting lives in hello.py: read it, then edit."})
+        self.notify("run.context", {"run_id": self.run_id, "context_left_percent": 87})
         await self.stream(INTRO)
         await self.pause()
         self.notify("ui.working", {"message": "Reading hello.py"})

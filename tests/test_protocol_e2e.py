@@ -82,7 +82,8 @@ async def session(ui: UI, prompt: str) -> int | None:
     return await ui.client.close()
 
 
-EDIT_STORY = ("Fix the greeting", "I'll update the greeting in `hello.py`", "```python", "Let me look at the file",
+EDIT_STORY = ("Fix the greeting", "The greeting lives in hello.py: read it, then edit.",
+              "I'll update the greeting in `hello.py`", "```python", "Let me look at the file",
               "read path=hello.py", "read: def greet(name):", "edit path=hello.py", "Planned edit diff preview",
               "--- a/hello.py", '-    print("hi " + name)', '+    print(f"Hello, {name}!")',
               "Permission preflight ready (edit)")
@@ -98,7 +99,7 @@ def test_confirm_answered_yes_applies_the_edit() -> None:
     run(test)
     ui.once(*EDIT_STORY, "edit: Applied 1 hunk to hello.py", "hello.py updated", "Done: `hello.py` now says Hello.")
     assert not any("Denied" in line for line in ui.lines)
-    assert ui.lines[-2:] == ["done", "\u203a"]  # status line, then the empty composer
+    assert ui.lines[-2:] == ["done \u00b7 87% context left", "\u203a"]  # status line, then the empty composer
 
 
 def test_confirm_answered_no_with_a_reason_skips_the_edit() -> None:
