@@ -142,12 +142,17 @@ class _Planner:
         column, segments, erase = change
         if not segments and not erase:
             return
+        if erase:
+            # Erase the whole line, then write the row: a reflowing terminal (tmux) keeps the width of
+            # cells erased after text, so a resize would re-wrap a row wider than what it shows.
+            self.move(self.top + index, 0)
+            self.ops.append(EraseLine())
+            self.cursor = (self.top + index, 0)
+            column, segments = 0, list(new)
         self.move(self.top + index, column)
         for segment in segments:
             self.ops.append(Text(segment.text, segment.style))
             column += text_width(segment.text, self.policy)
-        if erase:
-            self.ops.append(EraseLine())
         # A write that reaches the last column leaves a pending wrap: position unknown.
         self.cursor = (self.top + index, column) if column < self.columns else None
 

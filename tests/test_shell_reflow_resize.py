@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 
-from inline_render import Config, LogAppend, Renderer, Resize
+from inline_render import Config, Key, LogAppend, Renderer, Resize
 from inline_render.style import row_width
 
 
@@ -73,3 +73,21 @@ def test_no_reflow_without_the_config() -> None:
     screen = renderer.state.screen
     assert screen.cursor is not None
     assert _anchor_row(renderer, Resize(40, 24, cursor_row=screen.cursor[0])) == screen.top
+
+
+def test_a_shrinking_row_is_erased_from_column_zero_then_rewritten() -> None:
+    """tmux keeps the width of cells erased after text, and reflow would split them: erase whole lines only."""
+    renderer = Renderer.in_memory(40, 10, config=Config(viewport_height=4), cursor_row=0)
+    renderer.feed([Key(char) for char in "hello world"])
+    sink = renderer.backend.sink
+    before = len(sink.data)  # type: ignore[union-attr]
+    renderer.feed([Key("backspace")] * 6)
+    data = bytes(sink.data[before:])  # type: ignore[union-attr]
+    erases = [match.start() for match in re.finditer(rb"\x1b\[K", data)]
+    assert erases, data
+    for position in erases:
+        # Every erase of the line is issued at column 1 (1-based), before the row's text.
+        preceding = re.findall(rb"\x1b\[(\d+);(\d+)H", data[:position])
+        assert preceding and preceding[-1][1] == b"1", data
+        assert data[position:].find(b"hello") > 0, data
+    assert renderer.terminal.screen_lines()[3].rstrip() == "\u203a hello"
