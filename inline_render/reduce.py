@@ -14,7 +14,6 @@ This module owns every transition of application state.  Its rules:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
@@ -48,28 +47,15 @@ from .inputs import (
 )
 from .log import LogState, log_rows
 from .outputs import Interrupt, Output, Quit, Submit
+from .preflight import is_diff_line, match_preview_header, match_ready, preview_header, ready_line
 from .state import ConfirmPhase, RenderState
 from .style import Row
 from .text import WidthPolicy, flatten, iter_cells
 from .theme import draw_log_row
 
-__all__ = ["legacy_preview_header", "legacy_ready_line", "reduce_inputs"]
-
-_LEGACY_PREVIEW = re.compile(r"^Planned (.+?) diff preview\s*$")
-_LEGACY_READY = re.compile(r"^Permission preflight ready \((.+)\)\s*$")
-_DIFF_LINE = re.compile(r"^(?:[+\- ]|@@|diff |index |\\ No newline|$)")
+__all__ = ["reduce_inputs"]
 
 Outputs = list[Output]
-
-
-def legacy_preview_header(tool: str, summary: str | None = None) -> str:
-    """The one status line that heads a permission preview (both protocol paths)."""
-    return f"Planned {tool} diff preview" + (f" ({summary})" if summary else "")
-
-
-def legacy_ready_line(tool: str) -> str:
-    """The one status line of a ready preflight (both protocol paths)."""
-    return f"Permission preflight ready ({tool})"
 
 
 def _log_error(state: AppState, message: str) -> AppState:
@@ -178,7 +164,7 @@ def _clear(state: AppState, item: LogClear, out: Outputs) -> AppState:
 
 
 def _preview(state: AppState, item: PermissionPreview, out: Outputs) -> AppState:
-    log = state.log.append("status", legacy_preview_header(item.tool, item.summary))
+    log = state.log.append("status", preview_header(item.tool, item.summary))
     if item.diff:
         diff = item.diff[:-1] if item.diff.endswith("\n") else item.diff
         log = log.append("diff", diff)
@@ -188,22 +174,22 @@ def _preview(state: AppState, item: PermissionPreview, out: Outputs) -> AppState
 
 
 def _ready(state: AppState, item: PermissionReady, out: Outputs) -> AppState:
-    return replace(state, log=state.log.append("status", legacy_ready_line(item.tool)))
+    return replace(state, log=state.log.append("status", ready_line(item.tool)))
 
 
 def _legacy(state: AppState, item: LegacyText, out: Outputs) -> AppState:
     # Legacy runtimes print preflight as text; render it exactly like the structured events.
     log = state.log
     for line in item.text.replace("\r\n", "\n").split("\n"):
-        preview, ready = _LEGACY_PREVIEW.match(line), _LEGACY_READY.match(line)
-        if preview:
-            log, state = log.append("status", legacy_preview_header(preview.group(1))), replace(state, legacy_diff=True)
-        elif ready:
-            log, state = log.append("status", legacy_ready_line(ready.group(1))), replace(state, legacy_diff=False)
-        elif state.legacy_diff and _DIFF_LINE.match(line):
+        preview, ready = match_preview_header(line), match_ready(line)
+        if preview is not None:
+            log, state = log.append("status", preview_header(preview)), replace(state, legacy_diff=True)
+        elif ready is not None:
+            log, state = log.append("status", ready_line(ready)), replace(state, legacy_diff=False)
+        elif state.legacy_diff and is_diff_line(line):
             log = log.append("diff", line)
-        else:
-            log, state = log.append("status", line), replace(state, legacy_diff=False)
+        elif line.strip():
+            log, state = log.append("status", line.strip()), replace(state, legacy_diff=False)
     return replace(state, log=log)
 
 

@@ -10,12 +10,15 @@ from inline_render import (
     ConfirmRequest,
     Fault,
     Key,
+    LegacyText,
     LogAppend,
     LogClear,
     LogDelta,
     LogFinish,
     LogReplace,
     Paste,
+    PermissionPreview,
+    PermissionReady,
     PickAnswer,
     PickOption,
     PickRequest,
@@ -253,3 +256,17 @@ def test_hostile_text_never_reaches_the_wire_as_control_bytes() -> None:
     for needle in (b"\x1b]", b"\x1b[2J", b"\x1bP", b"\xc2\x9b", b"\x07", b"\x00", b"\r\x07"):
         assert needle not in data
     assert "\u241b]52;c;ZXZpbA==\u2407b\u241b[2Jc" in "\n".join(app.terminal.all_lines())
+
+
+def test_legacy_preflight_text_renders_like_structured_events() -> None:
+    """legacy.text lines (header, diff, ready) give the same terminal as permission.preview/ready."""
+    diff = "--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-old\n+new"
+    structured = CheckedRenderer(50, 12, config=Config(viewport_height=5))
+    structured.feed([PermissionPreview("edit", diff=diff)])
+    structured.feed([PermissionReady("edit"), LogAppend("text", "after")])
+    legacy = CheckedRenderer(50, 12, config=Config(viewport_height=5))
+    legacy.feed([LegacyText("Planned edit diff preview")])
+    legacy.feed([LegacyText(line) for line in diff.split("\n")])
+    legacy.feed([LegacyText("Permission preflight ready (edit)"), LogAppend("text", "after")])
+    assert legacy.terminal.all_lines() == structured.terminal.all_lines()
+    assert "  Permission preflight ready (edit)" in structured.terminal.all_lines()

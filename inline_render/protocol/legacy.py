@@ -20,20 +20,10 @@ any protocol message) arrives.  Every other non-blank line is a status line.
 
 from __future__ import annotations
 
-import re
-
 from ..inputs import Input, LogAppend, PermissionPreview, PermissionReady
+from ..preflight import is_diff_line, match_preview_header, match_ready
 
 __all__ = ["LegacyPreflight", "legacy_block", "normalize_diff"]
-
-# "Planned edit diff preview" / "Planned edit diff preview:"
-_HEADER = re.compile(r"Planned (?P<tool>\S(?:.*\S)?) diff preview:?")
-# "Permission preflight ready (edit)" / older "Permission preflight ready for edit."
-_READY = re.compile(r"Permission preflight ready (?:\((?P<paren>[^)]+)\)|for (?P<for>.+?))\.?")
-# Lines that can belong to a unified diff (git's extended headers included).
-_DIFF_PREFIXES = (" ", "+", "-", "@@", "\\", "diff ", "index ", "new file mode", "deleted file mode",
-                  "old mode", "new mode", "similarity index", "rename from", "rename to", "Binary files")
-
 
 def normalize_diff(diff: str | None) -> str | None:
     """One diff form for both paths: ``\\n`` line ends, no trailing newline, ``None`` when empty."""
@@ -60,17 +50,17 @@ class LegacyPreflight:
     def feed(self, line: str) -> list[Input]:
         """The inputs that one text line completes (often none, while a diff is collected)."""
         if self._tool is not None:
-            if line == "" or line.startswith(_DIFF_PREFIXES):
+            if is_diff_line(line):
                 self._diff.append(line)
                 return []
             out = self.flush()
         else:
             out = []
         text = line.strip()
-        if (header := _HEADER.fullmatch(text)) is not None:
-            self._tool = header["tool"]
-        elif (ready := _READY.fullmatch(text)) is not None:
-            out.append(PermissionReady(tool=(ready["paren"] or ready["for"]).strip()))
+        if (tool := match_preview_header(text)) is not None:
+            self._tool = tool
+        elif (ready := match_ready(text)) is not None:
+            out.append(PermissionReady(tool=ready))
         elif text:
             out.append(LogAppend(kind="status", text=text))
         return out
@@ -90,8 +80,8 @@ def legacy_block(text: str) -> list[Input] | None:
     Some legacy runtimes sent the preflight as an ``agent.event`` of type
     ``text`` (header and diff in one ``content``) instead of separate lines.
     """
-    first = text.lstrip("\n").split("\n", 1)[0].strip()
-    if _HEADER.fullmatch(first) is None and _READY.fullmatch(first) is None:
+    first = text.lstrip("\n").split("\n", 1)[0]
+    if match_preview_header(first) is None and match_ready(first) is None:
         return None
     recognizer = LegacyPreflight()
     out: list[Input] = []
