@@ -170,7 +170,13 @@ class _Planner:
             top = screen.top  # reduce_inputs modelled where a resize left the viewport
         top = max(0, min(top, self.rows - 1))
         self.move(top, 0)
-        self.ops.append(EraseDown())  # clears leftovers of an old frame; never ESC[2J
+        if top == 0:
+            # tmux pushes the whole screen into history on ESC[J at the home position (scroll-on-clear).
+            self.ops.append(EraseLine())
+            if self.rows > 1:
+                self.move(1, 0)
+        if top > 0 or self.rows > 1:
+            self.ops.append(EraseDown())  # clears leftovers of an old frame; never ESC[2J
         if top + height > self.rows:
             self.move(self.rows - 1, 0)
             self.line_feeds(top + height - self.rows, inserted=False)

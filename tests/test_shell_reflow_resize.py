@@ -91,3 +91,18 @@ def test_a_shrinking_row_is_erased_from_column_zero_then_rewritten() -> None:
         assert preceding and preceding[-1][1] == b"1", data
         assert data[position:].find(b"hello") > 0, data
     assert renderer.terminal.screen_lines()[3].rstrip() == "\u203a hello"
+
+
+def test_anchoring_at_the_top_row_never_erases_from_home() -> None:
+    """tmux pushes the screen into history on ESC[J at (1,1) (scroll-on-clear): row 1 is erased with ESC[K."""
+    renderer = Renderer.in_memory(40, 12, config=Config(viewport_height=12), cursor_row=0)
+    for index in range(20):
+        renderer.feed([LogAppend("text", f"line {index}")])
+    sink = renderer.backend.sink
+    before = len(sink.data)  # type: ignore[union-attr]
+    renderer.feed([Resize(30, 12, cursor_row=11)])
+    data = bytes(sink.data[before:])  # type: ignore[union-attr]
+    assert renderer.state.screen.top == 0
+    assert b"\x1b[J" in data  # the rows below are still cleared
+    assert re.search(rb"\x1b\[1;1H(?:\x1b\[0m)?\x1b\[J", data) is None, data
+    assert renderer.terminal.screen_lines()[0].rstrip() == "line 10"
