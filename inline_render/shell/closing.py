@@ -39,7 +39,9 @@ def closing_plan(state: AppState) -> Plan:
     else:
         top = rows - 1
     line = max(0, min(top, rows - 1))
-    ops += [MoveTo(line, 0), EraseDown()]
+    ops += [MoveTo(line, 0), EraseLine()]  # not ESC[J at home: tmux would push the screen into history
+    if line + 1 < rows:
+        ops += [MoveTo(line + 1, 0), EraseDown()]
     config = state.config
     pending, _ = log_rows(state.log, state.columns, config.width_policy)
     for row in pending:

@@ -31,7 +31,7 @@ import signal
 import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
 
 from prompt_toolkit.input import Input as PtkInput
@@ -79,6 +79,8 @@ class AppOptions:
     """Seconds the main coroutine gets to clean up (shut its runtime down) once exit is requested."""
     record: str | None = None
     """Inline mode: record every tick to this scenario file."""
+    reflow: bool = True
+    """The terminal re-wraps rows on resize (tmux, xterm.js, kitty, VTE, iTerm2); False for xterm."""
 
 
 class InlineApp:
@@ -287,8 +289,9 @@ class InlineApp:
                 self._cpr_ok = report is not None
                 columns, rows = terminal_size(ui.fileno())
                 backend = Vt100Backend(StreamSink(_binary(ui)), color_depth_for(self.env))
+                config = replace(self.options.config, resize_reflow=self.options.reflow)
                 self.renderer = Renderer(
-                    backend, columns, rows, config=self.options.config, cursor_row=report.row if report else None
+                    backend, columns, rows, config=config, cursor_row=report.row if report else None
                 )
                 if self.options.record and hasattr(self.renderer, "record_to"):
                     self.renderer.record_to(self.options.record)

@@ -3,7 +3,10 @@
 ``TickScheduler`` is pure bookkeeping driven by the caller's clock (``now``
 arguments), so its timing is testable without sleeping.  Inputs are kept in
 arrival order; a tick takes *all* of them, so coalescing never drops or
-reorders anything, it only groups.
+reorders anything, it only groups.  The one exception is a ``Resize`` that
+arrives while another is still pending: it supersedes it, because a
+reflowing terminal's state depends only on the final size and only the
+newest cursor report describes the screen as it is now.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from ..inputs import Input
+from ..inputs import Input, Resize
 
 __all__ = ["DEFAULT_MAX_RATE", "TickScheduler"]
 
@@ -33,7 +36,11 @@ class TickScheduler:
     def add(self, inputs: Iterable[Input], *, urgent: bool = False) -> None:
         """Queue inputs; ``urgent`` ones (keys, resizes) make the next tick due at once."""
         before = len(self.pending)
-        self.pending.extend(inputs)
+        for item in inputs:
+            if isinstance(item, Resize):
+                self.pending = [old for old in self.pending if not isinstance(old, Resize)]
+                before = min(before, len(self.pending))
+            self.pending.append(item)
         if urgent and len(self.pending) > before:
             self.urgent = True
 
