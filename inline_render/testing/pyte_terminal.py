@@ -129,6 +129,9 @@ class PyteTerminal:
             source, target = old.buffer[y], new.buffer[y - cut]
             for x in range(min(columns, old.columns)):
                 target[x] = source[x]
+            last = target[columns - 1].data
+            if columns < old.columns and last and grapheme_width(last, self.policy) > 1:
+                target[columns - 1] = target[columns - 1]._replace(data=" ")  # its right half was cut off
         new.cursor.x = min(old.cursor.x, columns - 1)
         new.cursor.y = min(old.cursor.y - cut, rows - 1)
         new.cursor.hidden = old.cursor.hidden
