@@ -97,16 +97,17 @@ class Demo:
         """Answer a dialog the way a person would: with its keys, once it has been on screen a moment."""
         app = self.app
         assert app is not None
-        for _ in range(200):
+        dialogs = (ConfirmRequest, PromptRequest, PickRequest)
+        for _ in range(1000):
             await asyncio.sleep(_ANSWER_DELAY if app.mode is OutputMode.INLINE else 0.01)
             state = app.state
             if state is None:
                 return
-            dialog = state.dialog
-            if dialog is None or dialog.id != request.id:
-                if not any(getattr(q, "id", None) == request.id for q in state.queued):
-                    return  # closed without us (run cancelled)
-                continue
+            queued = [*app.scheduler.pending, *state.queued]
+            if any(isinstance(item, dialogs) and item.id == request.id for item in queued):
+                continue  # not on screen yet
+            if state.dialog is None or state.dialog.id != request.id:
+                return  # closed without us (run cancelled)
             if app.scheduler.pending:
                 continue  # something is about to change the screen; look again
             app.press("y" if isinstance(request, ConfirmRequest) else "enter")

@@ -142,7 +142,7 @@ class PlainWriter:
 
     def _answer(self, output: ConfirmAnswer | PromptAnswer | PickAnswer) -> None:
         if self.jsonl:
-            self._json({"type": "answer", **output_to_json(output)})
+            self._json(output_to_json(output))
             return
         if isinstance(output, ConfirmAnswer):
             shown = "yes" if output.ok else "no"

@@ -1,0 +1,62 @@
+"""The exit sequence: the unfinished transcript lands below the history, in order, once; modes restored."""
+
+from __future__ import annotations
+
+import pytest
+
+from inline_render import Config, ConfirmRequest, LogAppend, LogDelta, Status
+from inline_render.log import LogState, log_rows
+from inline_render.shell.closing import ENTER_MODES, LEAVE_MODES, closing_plan
+from inline_render.style import row_text
+from inline_render.testing import CheckedRenderer
+from inline_render.theme import draw_log_row
+
+
+def _expected(entries: list[tuple[str, str]], columns: int) -> list[str]:
+    """Every row of the whole log drawn at ``columns``, as the user should find it after exit."""
+    log = LogState()
+    for kind, text in entries:
+        log = log.append(kind, text)
+    rows, _ = log_rows(log, columns, Config().width_policy)
+    return [row_text(draw_log_row(row, columns, Config().width_policy)).rstrip() for row in rows]
+
+
+@pytest.mark.parametrize(("columns", "rows", "cursor_row"), [(40, 12, 0), (40, 12, 5), (30, 6, 5), (80, 24, 23)])
+def test_closing_writes_the_viewport_tail_below_history(columns: int, rows: int, cursor_row: int) -> None:
+    """History + the rows still in the viewport (a streaming answer included) end up in order, exactly once."""
+    checked = CheckedRenderer(columns, rows, config=Config(viewport_height=min(8, rows)), cursor_row=cursor_row)
+    entries = [("text", f"line {index} " + "w" * (index % 7) * 5) for index in range(25)]
+    for kind, text in entries:
+        checked.feed([LogAppend(kind, text)])
+    checked.feed([LogAppend("assistant", "partial answer\nsecond line still stream", id="s", final=False)])
+    checked.feed([LogDelta("s", "ing"), Status("busy"), ConfirmRequest("c", "Allow?", "a dialog in the way")])
+    renderer = checked.renderer
+    data_before = len(renderer.backend.sink.data)  # type: ignore[union-attr]
+    effect = renderer.backend.write(closing_plan(renderer.state))
+    assert effect.complete
+    data = bytes(renderer.backend.sink.data[data_before:])  # type: ignore[union-attr]
+    assert b"\x1b[1;1H\x1b[J" not in data
+    terminal = renderer.terminal
+    lines = [line.rstrip() for line in terminal.scrollback] + [line.rstrip() for line in terminal.screen_lines()]
+    cursor_line = len(terminal.scrollback) + terminal.cursor.y
+    transcript = [line for line in lines[:cursor_line] if line]
+    expected = _expected([*entries, ("assistant", "partial answer\nsecond line still streaming")], columns)
+    assert transcript == [line for line in expected if line]
+    assert all(not line for line in lines[cursor_line:])  # nothing of the viewport is left below
+    assert terminal.cursor.visible and terminal.cursor.x == 0
+
+
+def test_modes_are_entered_and_left_symmetrically() -> None:
+    """Whatever the shell switches on (bracketed paste, autowrap off) is switched back; cursor shown, SGR reset."""
+    assert b"\x1b[?2004h" in ENTER_MODES and b"\x1b[?2004l" in LEAVE_MODES
+    assert b"\x1b[?7l" in ENTER_MODES and b"\x1b[?7h" in LEAVE_MODES
+    assert b"\x1b[?25h" in LEAVE_MODES and b"\x1b[0m" in LEAVE_MODES
+
+
+def test_closing_a_never_drawn_renderer_still_resets_the_terminal() -> None:
+    """Before the first tick the plan only resets modes and shows the cursor at the start row."""
+    checked = CheckedRenderer(40, 10, cursor_row=3)
+    plan = closing_plan(checked.renderer.state)
+    data, _ = checked.renderer.backend.encode(plan)
+    assert data.startswith(b"\x18\x1b[?2026l\x1b[r")
+    assert data.endswith(b"\x1b[?25h") and b"\x1b[4;1H" in data
