@@ -36,6 +36,10 @@ class WidthPolicy(enum.Enum):
     CODEPOINT = "codepoint"  # sum of per-code-point wcwidth (xterm.js unicode 11, tmux, pyte)
     GRAPHEME = "grapheme"  # wcwidth.width() of the cluster (terminals with mode 2027)
 
+    # Members are singletons: hash by identity (in C), not by name in Python as Enum does; every
+    # width, wrap and row cache has a policy in its key.
+    __hash__ = object.__hash__
+
 
 def _visible(code: int) -> str:
     if code == 0x1B:
@@ -76,11 +80,13 @@ def _is_regional_indicator(cp: int) -> bool:
     return 0x1F1E6 <= cp <= 0x1F1FF
 
 
-@functools.lru_cache(maxsize=4096)
 def grapheme_width(cluster: str, policy: WidthPolicy = WidthPolicy.CODEPOINT) -> int:
     """Cells a grapheme cluster occupies under ``policy`` (never negative)."""
-    if policy is WidthPolicy.GRAPHEME:
-        return max(0, wcwidth.width(cluster))
+    return _CLUSTER_WIDTH[policy](cluster)
+
+
+@functools.lru_cache(maxsize=4096)
+def _codepoint_width(cluster: str) -> int:
     total = 0
     for char in cluster:
         cp = ord(char)
@@ -91,18 +97,28 @@ def grapheme_width(cluster: str, policy: WidthPolicy = WidthPolicy.CODEPOINT) ->
     return total
 
 
+@functools.lru_cache(maxsize=4096)
+def _cluster_width(cluster: str) -> int:
+    return max(0, wcwidth.width(cluster))
+
+
+# One single-argument cache per policy: a lone str key is lru_cache's cheapest lookup.
+_CLUSTER_WIDTH = {WidthPolicy.CODEPOINT: _codepoint_width, WidthPolicy.GRAPHEME: _cluster_width}
+
+
 def iter_cells(text: str, policy: WidthPolicy = WidthPolicy.CODEPOINT) -> list[tuple[str, int]]:
     """The grapheme clusters of ``text`` with their widths."""
     if text.isascii():
         return [(c, 1) for c in text]
-    return [(g, grapheme_width(g, policy)) for g in wcwidth.iter_graphemes(text)]
+    width = _CLUSTER_WIDTH[policy]
+    return [(g, width(g)) for g in wcwidth.iter_graphemes(text)]
 
 
 def text_width(text: str, policy: WidthPolicy = WidthPolicy.CODEPOINT) -> int:
     """Display width of sanitized text without newlines."""
     if text.isascii():
         return len(text)
-    return sum(grapheme_width(g, policy) for g in wcwidth.iter_graphemes(text))
+    return sum(map(_CLUSTER_WIDTH[policy], wcwidth.iter_graphemes(text)))
 
 
 def expand_tabs(text: str, start_column: int = 0, policy: WidthPolicy = WidthPolicy.CODEPOINT) -> str:
