@@ -36,6 +36,11 @@ class Entry:
     id: str | None = None
     final: bool = True
 
+    def __hash__(self) -> int:
+        # ``key`` is new for every version of an entry, so it alone spreads entries; hashing ``text``
+        # (the dataclass default) cost O(length) for every new version of a streaming entry.
+        return hash(self.key)
+
     @property
     def committed(self) -> int:
         """Offset up to which the text can no longer change (all of it once final)."""
