@@ -8,7 +8,8 @@ rows appear right under the ones before, as they will in scrollback.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import functools
+from dataclasses import dataclass
 
 from .app import AppState
 from .composer import render_field
@@ -16,7 +17,7 @@ from .dialogs import DialogView, PromptDialog
 from .log import LogRow, log_rows
 from .state import RenderState, SyncPhase
 from .style import DEFAULT, Row, Segment, clip_row, styled
-from .text import clip_to_width
+from .text import WidthPolicy, clip_to_width
 from .theme import DIM, SPINNER, draw_log_row
 
 __all__ = ["Frame", "Layout", "compute_layout", "draw_frame"]
@@ -86,7 +87,15 @@ def compute_layout(state: AppState) -> Layout:
     sync = SyncPhase.NEEDS_INSERT if insert_end > inserted else render.sync_phase
     if sync is SyncPhase.NEEDS_INSERT and insert_end == inserted:
         sync = SyncPhase.IDLE
-    render = replace(render, wrapped_total=total, visible_start=start, visible_end=total, sync_phase=sync)
+    render = RenderState(
+        wrapped_total=total,
+        visible_start=start,
+        visible_end=total,
+        inserted_until=inserted,
+        sync_phase=sync,
+        confirm_phase=render.confirm_phase,
+        cursor_phase=render.cursor_phase,
+    )
     return Layout(
         columns=width,
         height=height,
@@ -108,22 +117,39 @@ def compute_layout(state: AppState) -> Layout:
 def _status_row(state: AppState, width: int) -> Row:
     if state.working:
         frame = SPINNER[int(max(0.0, state.now - state.working_since) * 10) % len(SPINNER)]
-        text, _ = clip_to_width(f"{frame} {state.working}", width, state.config.width_policy)
-        return styled(text, DIM)
-    return styled(clip_to_width(state.status, width, state.config.width_policy)[0], DIM)
+        return _dim_row(f"{frame} {state.working}", width, state.config.width_policy)
+    return _dim_row(state.status, width, state.config.width_policy)
+
+
+# Rows are cached by content (and clipped inside the cache) so an unchanged row is the same object
+# tick after tick, which the effects planner skips without comparing it.
+@functools.lru_cache(maxsize=256)
+def _dim_row(text: str, width: int, policy: WidthPolicy) -> Row:
+    return clip_row(styled(clip_to_width(text, width, policy)[0], DIM), width, policy)
+
+
+@functools.lru_cache(maxsize=1024)
+def _composer_row(lead: str, text: str, placeholder: str, width: int, policy: WidthPolicy) -> Row:
+    segments: list[Segment] = [Segment(lead, DIM)] if lead.strip() else ([Segment(lead)] if lead and text else [])
+    if text:
+        segments.append(Segment(text, DEFAULT))
+    elif placeholder:
+        segments.append(Segment(clip_to_width(placeholder, width - len(lead), policy)[0], DIM))
+    return clip_row(tuple(segments), width, policy)
 
 
 def draw_frame(state: AppState, layout: Layout) -> Frame:
     """The viewport's styled rows and where the cursor belongs (the focused text field)."""
     width, policy = layout.columns, state.config.width_policy
-    rows: list[Row] = [draw_log_row(row, width, policy) for row in layout.visible]
-    rows.extend(() for _ in range(layout.log_height - len(rows)))
+    tail = [draw_log_row(row, width, policy) for row in layout.visible]  # clipped already
+    tail.extend(() for _ in range(layout.log_height - len(tail)))
+    rows: list[Row] = []  # the rest of the viewport, below the log tail (every row clipped to the width)
     cursor_row, cursor_col = layout.composer_cursor
     cursor = (layout.height - layout.composer_height + cursor_row, cursor_col)
     if layout.dialog is not None and layout.dialog_height:
-        top = len(rows)
+        top = len(tail)
         shown = layout.dialog.rows[layout.dialog_offset : layout.dialog_offset + layout.dialog_height]
-        rows.extend(shown)
+        rows.extend(clip_row(row, width, policy) for row in shown)
         if isinstance(state.dialog, PromptDialog) and layout.dialog.cursor is not None:
             row, col = layout.dialog.cursor
             if layout.dialog_offset <= row < layout.dialog_offset + layout.dialog_height:
@@ -132,17 +158,13 @@ def draw_frame(state: AppState, layout: Layout) -> Frame:
         rows.append(_status_row(state, width))
     prompt = state.config.composer_prompt if width > len(state.config.composer_prompt) else ""
     visible = layout.composer[layout.composer_offset : layout.composer_offset + layout.composer_height]
+    placeholder = state.config.placeholder if not state.composer.text else ""
     for index, text in enumerate(visible):
         lead = prompt if index + layout.composer_offset == 0 else " " * len(prompt)
-        segments: list[Segment] = [Segment(lead, DIM)] if lead.strip() else ([Segment(lead)] if lead and text else [])
-        if text:
-            segments.append(Segment(text, DEFAULT))
-        elif not state.composer.text and state.config.placeholder and index == 0:
-            segments.append(Segment(clip_to_width(state.config.placeholder, width - len(lead), policy)[0], DIM))
-        rows.append(tuple(segments))
-    rows = [clip_row(row, width, policy) for row in rows]
+        rows.append(_composer_row(lead, text, placeholder if index == 0 else "", width, policy))
+    tail.extend(rows)
     return Frame(
-        rows=tuple(rows),
+        rows=tuple(tail),
         log_rows=layout.log_height,
         cursor=(min(cursor[0], layout.height - 1), min(cursor[1], width - 1)),
     )
