@@ -38,7 +38,7 @@ from .ops import (
     ShowCursor,
     Text,
 )
-from .state import CursorPhase, SyncPhase
+from .state import CursorPhase, RenderState, SyncPhase
 from .style import Row, Segment, row_width
 from .text import WidthPolicy, text_width
 from .theme import draw_log_row
@@ -223,8 +223,10 @@ class _Planner:
             position += count
 
     def finish(self, frame: Frame, show_cursor: bool) -> None:
+        drawn = self.drawn
         for index, row in enumerate(frame.rows):
-            self.update_row(index, row)
+            if drawn[index] is not row:  # the very row object (cached) is on screen already: no change
+                self.update_row(index, row)
         cursor_row, cursor_col = frame.cursor
         self.move(self.top + cursor_row, cursor_col)
         if show_cursor and self.visible is not True:
@@ -265,18 +267,15 @@ def settle(state: AppState, layout: Layout, plan: Plan, projection: Projection, 
     """Fold what was really written into the state (only effect-result fields change)."""
     inserted = result.rows_inserted
     log = state.log.advance(layout.to_insert[:inserted])
-    render = replace(layout.render, inserted_until=layout.render.inserted_until + inserted)
-    render = replace(render, visible_start=max(render.visible_start, render.inserted_until))
+    planned = layout.render
+    inserted_until = planned.inserted_until + inserted
+    sync, cursor = planned.sync_phase, planned.cursor_phase
     if result.complete:
         screen = projection.screen
         if inserted:
-            render = replace(
-                render,
-                sync_phase=SyncPhase.INSERTED_NEEDS_REDRAW,
-                cursor_phase=CursorPhase.HIDDEN_DURING_SCROLLBACK_INSERT,
-            )
+            sync, cursor = SyncPhase.INSERTED_NEEDS_REDRAW, CursorPhase.HIDDEN_DURING_SCROLLBACK_INSERT
         else:
-            render = replace(render, sync_phase=SyncPhase.IDLE, cursor_phase=CursorPhase.VISIBLE_AT_COMPOSER)
+            sync, cursor = SyncPhase.IDLE, CursorPhase.VISIBLE_AT_COMPOSER
     else:
         top, anchored = state.screen.top, state.screen.anchored
         for op in plan.ops[: result.ops_written]:
@@ -288,13 +287,19 @@ def settle(state: AppState, layout: Layout, plan: Plan, projection: Projection, 
             state.screen, top=top, anchored=anchored, drawn=None, cursor=None, cursor_visible=None, broken=True
         )
         if inserted < projection.rows_planned:
-            render = replace(render, sync_phase=SyncPhase.NEEDS_INSERT)
+            sync = SyncPhase.NEEDS_INSERT
         elif inserted:
-            render = replace(
-                render,
-                sync_phase=SyncPhase.INSERTED_NEEDS_REDRAW,
-                cursor_phase=CursorPhase.HIDDEN_DURING_SCROLLBACK_INSERT,
-            )
+            sync, cursor = SyncPhase.INSERTED_NEEDS_REDRAW, CursorPhase.HIDDEN_DURING_SCROLLBACK_INSERT
         else:
-            render = replace(render, sync_phase=state.render.sync_phase, cursor_phase=state.render.cursor_phase)
+            sync, cursor = state.render.sync_phase, state.render.cursor_phase
+    # One RenderState built directly (the seven fields), not a chain of copies: this runs every tick.
+    render = RenderState(
+        wrapped_total=planned.wrapped_total,
+        visible_start=max(planned.visible_start, inserted_until),
+        visible_end=planned.visible_end,
+        inserted_until=inserted_until,
+        sync_phase=sync,
+        confirm_phase=planned.confirm_phase,
+        cursor_phase=cursor,
+    )
     return replace(state, log=log, render=render, screen=screen, fault=None)

@@ -326,7 +326,8 @@ def reduce_inputs(state: AppState, inputs: Iterable[Input]) -> tuple[AppState, l
     render: RenderState = state.render
     if render.confirm_phase is ConfirmPhase.PENDING and state.screen.dialog_drawn:
         render = replace(render, confirm_phase=ConfirmPhase.ACTIVE)
-    state = replace(state, render=render, log_cleared=False, pushed_rows=0)
+    if render is not state.render or state.log_cleared or state.pushed_rows:
+        state = replace(state, render=render, log_cleared=False, pushed_rows=0)
     out: Outputs = []
     for item in inputs:
         if state.legacy_diff and not isinstance(item, (LegacyText, Clock)):
