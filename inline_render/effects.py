@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 import wcwidth
 
 from .app import AppState, Screen
+from .evolve import evolve
 from .layout import Frame, Layout
 from .ops import (
     Anchored,
@@ -302,4 +303,4 @@ def settle(state: AppState, layout: Layout, plan: Plan, projection: Projection, 
         confirm_phase=planned.confirm_phase,
         cursor_phase=cursor,
     )
-    return replace(state, log=log, render=render, screen=screen, fault=None)
+    return evolve(state, log=log, render=render, screen=screen, fault=None)

@@ -12,6 +12,7 @@ import functools
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
+from .evolve import evolve
 from .text import WidthPolicy, expand_tabs, sanitize, text_width, wrap_line
 
 __all__ = [
@@ -87,11 +88,11 @@ class LogState:
     def append(self, kind: str, text: str, entry_id: str | None = None, final: bool = True) -> LogState:
         """Add an entry at the end."""
         entry = Entry(self.next_key, kind, _prepare(text, 0), entry_id, final)
-        return replace(self, entries=(*self.entries, entry), next_key=self.next_key + 1)
+        return evolve(self, entries=(*self.entries, entry), next_key=self.next_key + 1)
 
     def _with(self, index: int, entry: Entry) -> LogState:
         entries = self.entries
-        return replace(self, entries=(*entries[:index], entry, *entries[index + 1 :]), next_key=self.next_key + 1)
+        return evolve(self, entries=(*entries[:index], entry, *entries[index + 1 :]), next_key=self.next_key + 1)
 
     def delta(self, index: int, text: str) -> LogState:
         """Append streamed ``text`` to the unfinished entry at ``index``."""
@@ -129,8 +130,8 @@ class LogState:
             index += 1
         entry = entries[index]
         if last.end >= len(entry.shown) and entry.final:
-            return replace(self, entries=entries[index + 1 :], head=0)
-        return replace(self, entries=entries[index:], head=last.end)
+            return evolve(self, entries=entries[index + 1 :], head=0)
+        return evolve(self, entries=entries[index:], head=last.end)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -152,7 +153,7 @@ def entry_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -> tup
             return tuple(rows)
         # The newline belongs to the line's last row, so row ranges tile the text.
         last = rows[-1]
-        rows[-1] = last._replace(end=newline + 1)
+        rows[-1] = LogRow(last.entry, last.line_start, last.start, newline + 1)
         position = line_start = newline + 1
 
 

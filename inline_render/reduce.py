@@ -21,6 +21,7 @@ from typing import Any
 from .app import AppState
 from .composer import normalize_key
 from .dialogs import PickDialog, PromptDialog, open_dialog
+from .evolve import evolve
 from .inputs import (
     Clock,
     ConfirmCancel,
@@ -81,7 +82,7 @@ def _key(state: AppState, item: Key, out: Outputs) -> AppState:
         if not composer.text.strip():
             return state
         out.append(Submit(composer.text))
-        return replace(state, composer=composer.set(""), log=state.log.append("user", composer.text))
+        return evolve(state, composer=composer.set(""), log=state.log.append("user", composer.text))
     if key == "escape":
         out.append(Interrupt("escape"))
         return state
@@ -89,7 +90,7 @@ def _key(state: AppState, item: Key, out: Outputs) -> AppState:
         out.append(Quit())
         return state
     edited = composer.edit(key)
-    return state if edited is None else replace(state, composer=edited)
+    return state if edited is None else evolve(state, composer=edited)
 
 
 def _paste(state: AppState, item: Paste, out: Outputs) -> AppState:
@@ -132,7 +133,7 @@ def _append(state: AppState, item: LogAppend, out: Outputs) -> AppState:
         index = state.log.find(item.id)
         if index >= 0 and not state.log.entries[index].final:
             return _log_error(state, f"log.append: entry {item.id!r} is still streaming; append ignored")
-    return replace(state, log=state.log.append(item.kind, item.text, item.id, item.final))
+    return evolve(state, log=state.log.append(item.kind, item.text, item.id, item.final))
 
 
 def _unfinished(state: AppState, entry_id: str, what: str) -> tuple[AppState, int]:
@@ -144,17 +145,17 @@ def _unfinished(state: AppState, entry_id: str, what: str) -> tuple[AppState, in
 
 def _delta(state: AppState, item: LogDelta, out: Outputs) -> AppState:
     state, index = _unfinished(state, item.id, "log.delta")
-    return state if index < 0 else replace(state, log=state.log.delta(index, item.text))
+    return state if index < 0 else evolve(state, log=state.log.delta(index, item.text))
 
 
 def _replace(state: AppState, item: LogReplace, out: Outputs) -> AppState:
     state, index = _unfinished(state, item.id, "log.replace")
-    return state if index < 0 else replace(state, log=state.log.replace_text(index, item.text))
+    return state if index < 0 else evolve(state, log=state.log.replace_text(index, item.text))
 
 
 def _finish(state: AppState, item: LogFinish, out: Outputs) -> AppState:
     state, index = _unfinished(state, item.id, "log.finish")
-    return state if index < 0 else replace(state, log=state.log.finish(index))
+    return state if index < 0 else evolve(state, log=state.log.finish(index))
 
 
 def _clear(state: AppState, item: LogClear, out: Outputs) -> AppState:
@@ -327,7 +328,7 @@ def reduce_inputs(state: AppState, inputs: Iterable[Input]) -> tuple[AppState, l
     if render.confirm_phase is ConfirmPhase.PENDING and state.screen.dialog_drawn:
         render = replace(render, confirm_phase=ConfirmPhase.ACTIVE)
     if render is not state.render or state.log_cleared or state.pushed_rows:
-        state = replace(state, render=render, log_cleared=False, pushed_rows=0)
+        state = evolve(state, render=render, log_cleared=False, pushed_rows=0)
     out: Outputs = []
     for item in inputs:
         if state.legacy_diff and not isinstance(item, (LegacyText, Clock)):
