@@ -121,6 +121,10 @@ _FIXED: dict[type[Op], str] = {
 }
 
 
+def _rows_inserted(ops: tuple[Op, ...]) -> int:
+    return sum(op.rows for op in ops if isinstance(op, Inserted))
+
+
 class Vt100Backend:
     """Encodes plans for a VT100/xterm-compatible terminal and writes them to a sink."""
 
@@ -188,7 +192,6 @@ class Vt100Backend:
     def write(self, plan: Plan) -> EffectResult:
         """Write a plan; never raises: a failure is reported in the result."""
         data, ends = self.encode(plan)
-        inserted_by_op = [op.rows if isinstance(op, Inserted) else 0 for op in plan.ops]
         written, error = len(data), None
         try:
             if plan.fail_after is not None and plan.fail_after < len(data):
@@ -202,12 +205,12 @@ class Vt100Backend:
         except OSError as failure:
             written, error = 0, f"terminal write failed: {failure}"
         if error is None:
-            return EffectResult(len(data), len(ends), sum(inserted_by_op), True)
+            return EffectResult(len(data), len(ends), _rows_inserted(plan.ops), True)
         self._style = None
         done = 0
         while done < len(ends) and ends[done] <= written:
             done += 1
-        return EffectResult(written, done, sum(inserted_by_op[:done]), False, error)
+        return EffectResult(written, done, _rows_inserted(plan.ops[:done]), False, error)
 
     def _send(self, data: bytes) -> None:
         sink = self.sink

@@ -14,6 +14,7 @@ inserting tick; the follow-up redraw shows it at the composer.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import cast
 
 import wcwidth
 
@@ -46,6 +47,13 @@ from .theme import draw_log_row
 
 __all__ = ["EffectResult", "Projection", "plan_terminal_effects", "settle"]
 
+# Operations without fields are values: one instance each, not one per tick.
+_BEGIN_SYNC, _END_SYNC, _CANCEL = BeginSync(), EndSync(), Cancel()
+_HIDE_CURSOR, _SHOW_CURSOR = HideCursor(), ShowCursor()
+_ERASE_LINE, _ERASE_DOWN, _LINE_FEED = EraseLine(), EraseDown(), LineFeed()
+_RESET_REGION, _RESET_STYLE = ResetRegion(), ResetStyle()
+_INSERTED_ONE = Inserted(1)
+
 
 @dataclass(frozen=True, slots=True)
 class EffectResult:
@@ -67,10 +75,18 @@ class Projection:
 
 
 def _common_prefix(a: str, b: str) -> int:
-    size = min(len(a), len(b))
-    i = 0
-    while i < size and a[i] == b[i]:
-        i += 1
+    if b.startswith(a):
+        i = len(a)  # the usual change of a streamed row: text appended
+    elif a.startswith(b):
+        i = len(b)
+    else:
+        i, mismatch = 0, min(len(a), len(b))  # a[:i] == b[:i] and a[:mismatch] != b[:mismatch]
+        while mismatch - i > 1:
+            middle = (i + mismatch) // 2
+            if a[:middle] == b[:middle]:
+                i = middle
+            else:
+                mismatch = middle
     if i and not (a.isascii() and b.isascii()):
         # Back off to a cluster start in both texts: "e" -> "e\u0301" changes the cell at "e".
         if i < len(a):
@@ -129,9 +145,9 @@ class _Planner:
 
     def line_feeds(self, count: int, inserted: bool) -> None:
         for _ in range(count):
-            self.ops.append(LineFeed())
+            self.ops.append(_LINE_FEED)
             if inserted:
-                self.ops.append(Inserted(1))
+                self.ops.append(_INSERTED_ONE)
         if self.cursor is not None:
             self.cursor = (self.cursor[0], 0)
 
@@ -147,7 +163,7 @@ class _Planner:
             # Erase the whole line, then write the row: a reflowing terminal (tmux) keeps the width of
             # cells erased after text, so a resize would re-wrap a row wider than what it shows.
             self.move(self.top + index, 0)
-            self.ops.append(EraseLine())
+            self.ops.append(_ERASE_LINE)
             self.cursor = (self.top + index, 0)
             column, segments = 0, list(new)
         self.move(self.top + index, column)
@@ -161,7 +177,7 @@ class _Planner:
         """Place the viewport: at startup at the shell's cursor row, after a resize where it now is."""
         screen, height = self.screen, self.height
         if screen.broken:
-            self.ops += [ResetRegion(), ResetStyle()]
+            self.ops += [_RESET_REGION, _RESET_STYLE]
             self.cursor = None
         if screen.anchored and not screen.broken:
             return
@@ -173,11 +189,11 @@ class _Planner:
         self.move(top, 0)
         if top == 0:
             # tmux pushes the whole screen into history on ESC[J at the home position (scroll-on-clear).
-            self.ops.append(EraseLine())
+            self.ops.append(_ERASE_LINE)
             if self.rows > 1:
                 self.move(1, 0)
         if top > 0 or self.rows > 1:
-            self.ops.append(EraseDown())  # clears leftovers of an old frame; never ESC[2J
+            self.ops.append(_ERASE_DOWN)  # clears leftovers of an old frame; never ESC[2J
         if top + height > self.rows:
             self.move(self.rows - 1, 0)
             self.line_feeds(top + height - self.rows, inserted=False)
@@ -192,7 +208,7 @@ class _Planner:
         if not rows:
             return
         if self.visible is not False:
-            self.ops.append(HideCursor())  # before any scroll-region write
+            self.ops.append(_HIDE_CURSOR)  # before any scroll-region write
             self.visible = False
         height = self.height
         position = 0
@@ -213,7 +229,7 @@ class _Planner:
                     self.cursor = (0, 0)
                     self.move(self.top + bottom - 1, 0)
                     self.line_feeds(count, inserted=True)
-                    self.ops.append(ResetRegion())
+                    self.ops.append(_RESET_REGION)
                     self.cursor = None  # ESC[r homes the cursor on most terminals, not all
                     self.drawn = self.drawn[count:bottom] + [()] * count + self.drawn[bottom:]
                 else:
@@ -231,10 +247,10 @@ class _Planner:
         cursor_row, cursor_col = frame.cursor
         self.move(self.top + cursor_row, cursor_col)
         if show_cursor and self.visible is not True:
-            self.ops.append(ShowCursor())
+            self.ops.append(_SHOW_CURSOR)
             self.visible = True
         elif not show_cursor and self.visible is None:
-            self.ops.append(HideCursor())
+            self.ops.append(_HIDE_CURSOR)
             self.visible = False
 
 
@@ -246,12 +262,13 @@ def plan_terminal_effects(state: AppState, layout: Layout, frame: Frame) -> tupl
     planner.finish(frame, show_cursor=not layout.to_insert)
     ops = planner.ops
     if ops and state.config.synchronized_output:
-        ops = [BeginSync(), *ops, EndSync()]
+        ops = [_BEGIN_SYNC, *ops, _END_SYNC]
     if state.screen.broken:
-        ops = [Cancel(), *ops]  # first: ends any escape sequence a failed write left open
+        ops = [_CANCEL, *ops]  # first: ends any escape sequence a failed write left open
+    drawn = planner.drawn
     screen = Screen(
         top=planner.top,
-        drawn=tuple(row if row is not None else () for row in planner.drawn),
+        drawn=tuple(cast("list[Row]", drawn)) if None not in drawn else tuple(row or () for row in drawn),
         drawn_columns=state.columns,
         drawn_log_rows=frame.log_rows,
         cursor=planner.cursor,
