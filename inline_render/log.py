@@ -134,27 +134,67 @@ class LogState:
         return evolve(self, entries=entries[index:], head=last.end)
 
 
-@functools.lru_cache(maxsize=4096)
+Span = tuple[int, int, int]  # a row's (line_start, start, end)
+
+
 def entry_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -> tuple[LogRow, ...]:
     """The wrapped rows of ``entry`` from source offset ``start`` at terminal ``width``."""
-    cap = width - DECORATED_PREFIX_WIDTH if entry.kind != "text" and width > DECORATED_PREFIX_WIDTH else width
-    text = entry.shown
-    rows: list[LogRow] = []
-    line_start = text.rfind("\n", 0, start) + 1
-    position = start
+    if entry.final:
+        return _final_rows(entry, start, width, policy)
+    return _streaming_rows(entry, start, width, policy)
+
+
+def _cap(kind: str, width: int) -> int:
+    return width - DECORATED_PREFIX_WIDTH if kind != "text" and width > DECORATED_PREFIX_WIDTH else width
+
+
+def _spans(text: str, line_start: int, position: int, cap: int, policy: WidthPolicy, out: list[Span]) -> list[Span]:
+    """Append the spans of the rows of ``text`` from ``position`` (a row start in the line at ``line_start``)."""
     while True:
         newline = text.find("\n", position)
         line_end = len(text) if newline < 0 else newline
         base = position
         for end in wrap_line(text[base:line_end], cap, policy):
-            rows.append(LogRow(entry, line_start, position, base + end))
+            out.append((line_start, position, base + end))
             position = base + end
         if newline < 0:
-            return tuple(rows)
+            return out
         # The newline belongs to the line's last row, so row ranges tile the text.
-        last = rows[-1]
-        rows[-1] = LogRow(last.entry, last.line_start, last.start, newline + 1)
+        out[-1] = (out[-1][0], out[-1][1], newline + 1)
         position = line_start = newline + 1
+
+
+@functools.lru_cache(maxsize=4096)
+def _final_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -> tuple[LogRow, ...]:
+    text = entry.shown
+    spans = _spans(text, text.rfind("\n", 0, start) + 1, start, _cap(entry.kind, width), policy, [])
+    return tuple(LogRow(entry, line_start, row_start, row_end) for line_start, row_start, row_end in spans)
+
+
+# Every delta makes a new version of a streaming entry, so its rows are not cached by entry.  Its
+# text grows by appends, and greedy wrapping keeps every row but a line's last when text is appended
+# and wraps the rest of a line alike from any row start: the previous version's spans are reused but
+# the last, which is wrapped again with what came since.  Reused only when the text really extends
+# the one they were made for (keyed by stream, checked by content: a pure-function cache).
+_STREAMS: dict[tuple[object, ...], tuple[int, str, list[Span]]] = {}
+_STREAMS_MAX = 64
+
+
+def _streaming_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -> tuple[LogRow, ...]:
+    text = entry.text  # all of it is shown while the entry streams
+    line_start = text.rfind("\n", 0, start) + 1
+    key = (entry.id, entry.kind, start, width, policy)
+    memo = _STREAMS.get(key)
+    if memo is not None and memo[0] == line_start and text.startswith(memo[1], start):
+        spans = memo[2][:-1]
+        resume_line, resume = memo[2][-1][0], memo[2][-1][1]
+    else:
+        spans, resume_line, resume = [], line_start, start
+    _spans(text, resume_line, resume, _cap(entry.kind, width), policy, spans)
+    if len(_STREAMS) >= _STREAMS_MAX and key not in _STREAMS:
+        _STREAMS.clear()
+    _STREAMS[key] = (line_start, text[start:], spans)
+    return tuple(LogRow(entry, line_start, row_start, row_end) for line_start, row_start, row_end in spans)
 
 
 def log_rows(log: LogState, width: int, policy: WidthPolicy) -> tuple[tuple[LogRow, ...], int]:
