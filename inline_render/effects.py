@@ -43,7 +43,7 @@ from .ops import (
 from .state import CursorPhase, RenderState, SyncPhase
 from .style import Row, Segment, row_width
 from .text import WidthPolicy, text_width
-from .theme import draw_log_row
+from .theme import draw_log_rows
 
 __all__ = ["EffectResult", "Projection", "plan_terminal_effects", "settle"]
 
@@ -204,7 +204,7 @@ class _Planner:
 
     def insert(self, layout: Layout) -> None:
         """Move ``layout.to_insert`` into scrollback through the top of the viewport."""
-        rows = [draw_log_row(row, self.columns, self.policy) for row in layout.to_insert]
+        rows = draw_log_rows(layout.to_insert, self.columns, self.policy)
         if not rows:
             return
         if self.visible is not False:

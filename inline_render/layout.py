@@ -12,13 +12,13 @@ import functools
 from dataclasses import dataclass
 
 from .app import AppState
-from .composer import render_field
+from .composer import TextField, render_field
 from .dialogs import DialogView, PromptDialog
 from .log import LogRow, log_rows
 from .state import RenderState, SyncPhase
 from .style import DEFAULT, Row, Segment, clip_row, styled
 from .text import WidthPolicy, clip_to_width
-from .theme import DIM, SPINNER, draw_log_row
+from .theme import DIM, SPINNER, draw_log_rows
 
 __all__ = ["Frame", "Layout", "compute_layout", "draw_frame"]
 
@@ -57,13 +57,19 @@ def _window(total: int, size: int, focus: int) -> int:
     return max(0, min(total - size, focus - size + 1)) if total > size else 0
 
 
+@functools.lru_cache(maxsize=256)
+def _composer_rows(field: TextField, width: int, policy: WidthPolicy) -> tuple[tuple[str, ...], int, int]:
+    texts, cursor_row, cursor_col = render_field(field, width, policy)
+    return tuple(texts), cursor_row, cursor_col
+
+
 def compute_layout(state: AppState) -> Layout:
     """Wrap the pending log and the widgets for the current size; place the regions."""
     config = state.config
     width, policy = state.columns, config.width_policy
     height = min(config.viewport_height, state.rows)
     prompt = config.composer_prompt if width > len(config.composer_prompt) else ""
-    texts, cursor_row, cursor_col = render_field(state.composer, max(1, width - len(prompt)), policy)
+    texts, cursor_row, cursor_col = _composer_rows(state.composer, max(1, width - len(prompt)), policy)
     composer_height = min(len(texts), config.max_composer_rows, height)
     composer_offset = _window(len(texts), composer_height, cursor_row)
     rest = height - composer_height
@@ -108,7 +114,7 @@ def compute_layout(state: AppState) -> Layout:
         to_insert=pending[: insert_end - inserted],
         dialog=dialog,
         dialog_offset=dialog_offset,
-        composer=tuple(texts),
+        composer=texts,
         composer_offset=composer_offset,
         composer_cursor=(cursor_row - composer_offset, cursor_col + len(prompt)),
     )
@@ -141,7 +147,7 @@ def _composer_row(lead: str, text: str, placeholder: str, width: int, policy: Wi
 def draw_frame(state: AppState, layout: Layout) -> Frame:
     """The viewport's styled rows and where the cursor belongs (the focused text field)."""
     width, policy = layout.columns, state.config.width_policy
-    tail = [draw_log_row(row, width, policy) for row in layout.visible]  # clipped already
+    tail = draw_log_rows(layout.visible, width, policy)  # clipped already
     tail.extend(() for _ in range(layout.log_height - len(tail)))
     rows: list[Row] = []  # the rest of the viewport, below the log tail (every row clipped to the width)
     cursor_row, cursor_col = layout.composer_cursor

@@ -118,6 +118,13 @@ def text_width(text: str, policy: WidthPolicy = WidthPolicy.CODEPOINT) -> int:
     """Display width of sanitized text without newlines."""
     if text.isascii():
         return len(text)
+    if len(text) <= 8:
+        return _short_width(text, policy)  # prefixes and glyphs ("▸ ", "› "), measured on every tick
+    return sum(map(_CLUSTER_WIDTH[policy], wcwidth.iter_graphemes(text)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _short_width(text: str, policy: WidthPolicy) -> int:
     return sum(map(_CLUSTER_WIDTH[policy], wcwidth.iter_graphemes(text)))
 
 

@@ -1,0 +1,112 @@
+"""The shortcuts the performance work relies on give the results of the plain computations they replace."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from inline_render import log as log_module
+from inline_render.log import LogState, entry_rows, log_rows
+from inline_render.style import clip_row, row_width
+from inline_render.text import WidthPolicy, wrap_line
+from inline_render.theme import draw_log_row, draw_log_rows
+
+# Pieces that exercise the wrap: spaces, long words, wide and zero-width clusters, newlines, tabs.
+PIECES = [
+    "a",
+    "bc",
+    " ",
+    "  ",
+    "word ",
+    "xyzzyx",
+    "\n",
+    "\n\n",
+    "\t",
+    "漢",
+    "😀",
+    "e\u0301",
+    "\u0301",
+    "🇫🇷",
+    "\u200d",
+    "\ufe0f",
+]
+texts = st.lists(st.sampled_from(PIECES), max_size=30).map("".join)
+policies = st.sampled_from(list(WidthPolicy))
+kinds = st.sampled_from(["text", "assistant", "tool", "diff", "user"])
+widths = st.integers(1, 30)
+
+
+def _wrap(line: str, width: int, policy: WidthPolicy) -> tuple[int, ...]:
+    return wrap_line.__wrapped__(line, width, policy)  # uncached
+
+
+@given(texts, texts, widths, policies)
+def test_appending_keeps_every_row_of_a_line_but_its_last(
+    line: str, more: str, width: int, policy: WidthPolicy
+) -> None:
+    """Greedy wrapping is stable under appends: streamed rows are re-wrapped from the old last row only."""
+    line, more = line.replace("\n", ""), more.replace("\n", "")
+    before = _wrap(line, width, policy)
+    after = _wrap(line + more, width, policy)
+    assert after[: len(before) - 1] == before[:-1]
+
+
+@given(texts, widths, policies)
+def test_wrapping_the_rest_of_a_line_from_a_row_start_gives_the_same_rows(
+    line: str, width: int, policy: WidthPolicy
+) -> None:
+    """Greedy wrapping has no memory across a row boundary: the rest of a line wraps alike from any row start."""
+    line = line.replace("\n", "")
+    ends = _wrap(line, width, policy)
+    for index in range(1, len(ends)):
+        start = ends[index - 1]
+        assert tuple(start + end for end in _wrap(line[start:], width, policy)) == ends[index:]
+
+
+edits = st.lists(
+    st.one_of(
+        st.tuples(st.just("delta"), texts),
+        st.tuples(st.just("replace"), texts),
+        st.tuples(st.just("width"), widths),
+        st.tuples(st.just("insert"), st.integers(1, 5)),
+    ),
+    max_size=40,
+)
+
+
+@settings(max_examples=300)
+@given(kinds, policies, widths, edits)
+def test_streaming_rows_equal_the_rows_wrapped_whole(
+    kind: str, policy: WidthPolicy, width: int, steps: list[tuple[str, object]]
+) -> None:
+    """The incremental rows of a streaming entry equal its rows wrapped from scratch after every edit."""
+    log = LogState().append(kind, "", "s1", final=False)
+    for action, value in steps:
+        if action == "delta":
+            log = log.delta(0, str(value))
+        elif action == "replace":
+            log = log.replace_text(0, str(value))
+        elif action == "width":
+            width = int(str(value))
+        else:
+            rows, committed = log_rows(log, width, policy)
+            log = log.advance(rows[: min(committed, int(str(value)))])
+        if not log.entries:
+            return
+        incremental = entry_rows(log.entries[0], log.head, width, policy)
+        log_module._STREAMS.clear()
+        assert entry_rows(log.entries[0], log.head, width, policy) == incremental
+
+
+@given(kinds, texts, st.integers(1, 40), policies)
+def test_drawn_log_rows_fit_the_width_and_need_no_clipping(
+    kind: str, text: str, width: int, policy: WidthPolicy
+) -> None:
+    """Log rows are drawn to fit (the frame does not clip them again); the batch draw equals the single one."""
+    log = LogState().append(kind, text)
+    rows, _ = log_rows(log, width, policy)
+    drawn = draw_log_rows(rows, width, policy)
+    assert drawn == [draw_log_row(row, width, policy) for row in rows]
+    for row in drawn:
+        assert row_width(row, policy) <= width
+        assert clip_row(row, width, policy) == row
