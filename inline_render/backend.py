@@ -151,13 +151,13 @@ class Vt100Backend:
         return code
 
     def _style_to(self, style: Style, parts: list[str]) -> None:
-        if self._style != style:
+        if self._style is not style and self._style != style:
             parts.append(self._code(style))
             self._style = style
 
     def encode(self, plan: Plan) -> tuple[bytes, list[int]]:
         """The bytes of a plan and the byte offset at which each operation ends."""
-        chunks: list[bytes] = []
+        pieces: list[str] = []
         ends: list[int] = []
         size = 0
         for op in plan.ops:
@@ -183,11 +183,11 @@ class Vt100Backend:
                 piece = f"\x1b[{op.top + 1};{op.bottom + 1}r"
             else:  # pragma: no cover - every Op type is handled above
                 raise AssertionError(f"unknown operation {op!r}")
-            data = piece.encode("utf-8", "replace")
-            chunks.append(data)
-            size += len(data)
+            pieces.append(piece)
+            size += len(piece) if piece.isascii() else len(piece.encode("utf-8", "replace"))
             ends.append(size)
-        return b"".join(chunks), ends
+        # One encode for the whole plan: UTF-8 (with "replace") encodes code point by code point.
+        return "".join(pieces).encode("utf-8", "replace"), ends
 
     def write(self, plan: Plan) -> EffectResult:
         """Write a plan; never raises: a failure is reported in the result."""
