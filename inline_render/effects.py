@@ -96,6 +96,14 @@ def _common_prefix(a: str, b: str) -> int:
     return i
 
 
+def _zero_width_first(text: str, policy: WidthPolicy) -> bool:
+    """``text`` starts with a grapheme cluster of width 0 (a format character such as U+202E or U+200B)."""
+    if not text or text.isascii():
+        return False
+    first = next(iter(wcwidth.iter_graphemes(text)))
+    return text_width(first, policy) == 0
+
+
 def diff_row(old: Row | None, new: Row, width: int, policy: WidthPolicy) -> tuple[int, list[Segment], bool] | None:
     """How to turn ``old`` into ``new``: (start column, segments to write, erase the rest), or None."""
     if old is None:
@@ -108,13 +116,18 @@ def diff_row(old: Row | None, new: Row, width: int, policy: WidthPolicy) -> tupl
         column += text_width(new[index].text, policy)
         index += 1
     segments = list(new[index:])
+    kept = sum(len(segment.text) for segment in old[:index])
     if index < size and old[index].style == new[index].style:
         a, b = old[index].text, new[index].text
         cut = _common_prefix(a, b)
+        kept += cut
         column += text_width(b[:cut], policy)
         segments[0] = Segment(b[cut:], new[index].style)
         if not segments[0].text:
             segments.pop(0)
+    if _zero_width_first("".join(segment.text for segment in old)[kept:], policy):
+        # A zero-width character lives in the cell before it: only rewriting that cell removes it.
+        return 0, list(new), row_width(new, policy) < width
     new_width = column + sum(text_width(s.text, policy) for s in segments)
     return column, segments, row_width(old, policy) > new_width and new_width < width
 
