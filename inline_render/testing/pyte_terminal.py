@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import pyte
+import wcwidth
 from pyte import modes
 
 from ..text import WidthPolicy, grapheme_width
@@ -80,6 +81,28 @@ class _Screen(pyte.Screen):
         self.forbidden.append("CSI S")
 
 
+def _cut_cluster(line: Any, columns: int, old_columns: int) -> range:
+    """The cells left of ``columns`` that belong to a grapheme cluster reaching past it.
+
+    pyte keeps one code point per cell (zero-width ones attached), so a cluster
+    such as a ZWJ family or a flag spans several cells.
+    """
+    chars: list[tuple[str, int]] = []
+    for x in range(old_columns):
+        chars.extend((char, x) for char in line[x].data)
+    offset = 0
+    for cluster in wcwidth.iter_graphemes("".join(char for char, _ in chars)):
+        first = chars[offset][1]
+        last_char, last_x = chars[offset + len(cluster) - 1]
+        offset += len(cluster)
+        if first >= columns:
+            break
+        end = last_x + max(1, grapheme_width(last_char, WidthPolicy.CODEPOINT))
+        if end > columns:
+            return range(first, columns)
+    return range(0)
+
+
 class PyteTerminal:
     """A pyte screen plus scrollback, fed raw bytes as a pty with onlcr delivers them."""
 
@@ -129,9 +152,9 @@ class PyteTerminal:
             source, target = old.buffer[y], new.buffer[y - cut]
             for x in range(min(columns, old.columns)):
                 target[x] = source[x]
-            last = target[columns - 1].data
-            if columns < old.columns and last and grapheme_width(last, self.policy) > 1:
-                target[columns - 1] = target[columns - 1]._replace(data=" ")  # its right half was cut off
+            if columns < old.columns:
+                for x in _cut_cluster(source, columns, old.columns):
+                    target[x] = target[x]._replace(data=" ")  # as TestTerminal: a cut cluster disappears whole
         new.cursor.x = min(old.cursor.x, columns - 1)
         new.cursor.y = min(old.cursor.y - cut, rows - 1)
         new.cursor.hidden = old.cursor.hidden
