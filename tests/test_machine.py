@@ -1,0 +1,162 @@
+"""inline_render.testing: the strategies generate the hard cases, RenderMachine holds, subclasses, and catches bugs."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, Phase, find, given, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import invariant, rule, run_state_machine_as_test
+
+from inline_render import Config, EditorSet, Input, LogAppend, Resize, Status, Working, input_from_json, input_to_json
+from inline_render.log import LogState
+from inline_render.terminal import TestTerminal
+from inline_render.testing import CheckedRenderer, RenderMachine, strategies
+from inline_render.testing.pyte_terminal import PyteTerminal
+
+LONG = os.environ.get("INLINE_RENDER_PROFILE") == "long"
+STEPS = 60 if LONG else 25
+
+TestRenderMachine = RenderMachine.TestCase
+TestRenderMachine.settings = settings(settings.default, stateful_step_count=STEPS, deadline=None)
+
+
+class TinyMachine(RenderMachine):
+    """The same rules on a 6x3 terminal whose viewport is taller than the screen."""
+
+    columns, rows = 6, 3
+    config = Config(viewport_height=5, min_log_rows=0)
+
+
+TestTinyMachine = TinyMachine.TestCase
+TestTinyMachine.settings = settings(settings.default, stateful_step_count=STEPS, deadline=None)
+
+
+class ChatMachine(RenderMachine):
+    """The README's subclassing example: another size, an app rule and an app invariant."""
+
+    columns, rows = 30, 10
+
+    @rule(count=st.integers(1, 5))
+    def tool_burst(self, count: int) -> None:
+        self.feed([LogAppend("tool", "\n".join(f"file_{i}" for i in range(count)))])
+        self.bursts = getattr(self, "bursts", 0) + 1
+
+    @invariant()
+    def composer_on_last_row(self) -> None:
+        cursor = self.app.terminal.cursor
+        assert cursor.y < self.app.terminal.rows
+
+
+def quick(**changes: Any) -> settings:
+    base: dict[str, Any] = {
+        "max_examples": 15,
+        "stateful_step_count": 15,
+        "deadline": None,
+        "database": None,
+        "suppress_health_check": list(HealthCheck),
+    }
+    base.update(changes)
+    return settings(**base)
+
+
+def test_subclass_runs_its_own_rules_with_the_base_invariants() -> None:
+    """A subclass with a new size, rule and invariant runs as a hypothesis test (the documented recipe)."""
+    run_state_machine_as_test(ChatMachine, settings=quick())
+
+
+def test_machine_catches_a_renderer_that_inserts_rows_twice(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a sabotaged log that never drops inserted rows, the machine fails (the checks can fail)."""
+    monkeypatch.setattr(LogState, "advance", lambda self, rows: self)
+    with pytest.raises(AssertionError):
+        run_state_machine_as_test(RenderMachine, settings=quick(max_examples=50, phases=[Phase.generate]))
+
+
+@pytest.mark.parametrize(
+    ("strategy", "wanted"),
+    [
+        (strategies.texts(), lambda t: "\x1b]52;" in t),
+        (strategies.texts(), lambda t: "\x1b[2J" in t),
+        (strategies.texts(), lambda t: "\x1bP" in t),
+        (strategies.texts(), lambda t: any(0x80 <= ord(c) <= 0x9F for c in t)),
+        (strategies.texts(), lambda t: "\r" in t and "\t" in t),
+        (strategies.texts(), lambda t: t.endswith("\x1b")),
+        (strategies.texts(), lambda t: "\u200d" in t and "\ufe0f" in t),
+        (strategies.texts(), lambda t: "🇫🇷" in t and "中" in t),
+        (strategies.texts(), lambda t: "\u0301" in t),
+    ],
+)
+def test_text_strategy_reaches_the_hard_cases(strategy: st.SearchStrategy[str], wanted: Any) -> None:
+    """Text strategies produce OSC 52, CSI 2J, DCS, C1, CR+tab, bare ESC, ZWJ+VS16, flags+CJK and combining marks."""
+    assert wanted(find(strategy, wanted, settings=settings(database=None, max_examples=5000)))
+
+
+def test_resize_storms_reach_tiny_terminals() -> None:
+    """Resize storms include terminals of 1-6 rows and 1-10 columns, several resizes in one tick."""
+    storm = find(
+        strategies.resize_storms(),
+        lambda ticks: any(len(t) > 1 and any(r.rows <= 6 and r.columns <= 10 for r in t) for t in ticks),
+        settings=settings(database=None),
+    )
+    assert any(r.rows <= 6 and r.columns <= 10 for tick in storm for r in tick)
+
+
+@settings(max_examples=min(settings.default.max_examples, 40), deadline=None)
+@given(
+    strategies.streaming_sessions(),
+    strategies.confirm_flows(),
+    strategies.sizes(1, 40, 1, 12),
+    strategies.configs(),
+)
+def test_generated_flows_run_clean_and_round_trip(
+    stream: list[list[Input]], confirm: list[list[Input]], size: tuple[int, int], config: Config
+) -> None:
+    """Streaming sessions and confirm flows pass every emulator check at any size and survive JSON round trips."""
+    app = CheckedRenderer(*size, config=config, use_pyte=False)
+    answered = []
+    for tick in [*stream, *confirm]:
+        assert [input_from_json(input_to_json(item)) for item in tick] == tick
+        answered += [o for o in app.feed(tick) if getattr(o, "id", None) == "d1"]
+    assert len(answered) <= 1
+    assert app.state.render.inserted_until == len(app.history)  # every inserted row reached the terminal once
+
+
+@pytest.mark.parametrize("text", ["中", "🏳\ufe0f\u200d🌈x", "👍🏽x", "🇫🇷x", "👨\u200d👩\u200d👧x", "e\u0301中"])
+def test_emulators_agree_when_a_narrowing_cuts_a_cluster(text: str) -> None:
+    """TestTerminal and pyte both drop a grapheme cluster cut by the new right edge, at every width."""
+    for columns in range(1, 10):
+        terminal, pyte = TestTerminal(10, 2), PyteTerminal(10, 2)
+        for emulator in (terminal, pyte):
+            emulator.feed(("ab" + text).encode())
+            emulator.resize(columns, 2)
+        assert pyte.screen_lines() == terminal.screen_lines(), columns
+
+
+def test_two_resizes_in_one_tick_through_a_wide_character_pass_the_checks() -> None:
+    """Narrowing through 中 then shrinking to 1x1 in one tick pushes the same row into both emulators."""
+    app = CheckedRenderer(40, 12, config=Config(viewport_height=8))
+    app.feed([])
+    app.feed([EditorSet("中")])
+    app.feed([Resize(4, 2)])
+    app.feed([Resize(3, 2), Resize(1, 1)])  # the first cuts 中 in half; the second pushes that row out
+    assert app.pyte is not None
+    assert app.pyte.scrollback[-1] == app.terminal.scrollback[-1] == "›"
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        (Working("\u202e"), Working("the")),  # found by RenderMachine: a bidi override stayed on screen
+        (Status("a\u200b"), Status("a")),
+        (Status("x \u2060y"), Status("x y")),
+    ],
+)
+def test_redraw_removes_a_zero_width_character_attached_to_a_kept_cell(first: Input, then: Input) -> None:
+    """A zero-width character attaches to the cell before it, so removing it rewrites that cell too."""
+    app = CheckedRenderer(40, 12, config=Config(viewport_height=8))
+    app.feed([])
+    app.feed([first])
+    app.feed([then])  # CheckedRenderer compares every viewport row with the frame
+    assert app.pyte is not None and app.pyte.screen_lines()[6] == app.terminal.screen_lines()[6]
