@@ -319,6 +319,8 @@ def settle(state: AppState, layout: Layout, plan: Plan, projection: Projection, 
         )
         if inserted < projection.rows_planned:
             sync = SyncPhase.NEEDS_INSERT
+            if any(isinstance(op, HideCursor) for op in plan.ops[: result.ops_written]):
+                cursor = CursorPhase.HIDDEN_DURING_SCROLLBACK_INSERT  # as it is on screen; the retry shows it
         elif inserted:
             sync, cursor = SyncPhase.INSERTED_NEEDS_REDRAW, CursorPhase.HIDDEN_DURING_SCROLLBACK_INSERT
         else:
