@@ -42,6 +42,8 @@ class _Screen(pyte.Screen):
 
     def draw(self, data: str) -> None:
         for char in data:
+            if char < " " or "\x7f" <= char <= "\x9f":
+                continue  # C0/C1 controls pyte does not handle (CAN, SUB...) are ignored, as terminals do
             width = grapheme_width(char, WidthPolicy.CODEPOINT)  # pyte draws code point by code point
             if width == 0:
                 self._attach(char)
