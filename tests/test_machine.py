@@ -10,7 +10,18 @@ from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import invariant, rule, run_state_machine_as_test
 
-from inline_render import Config, EditorSet, Input, LogAppend, Resize, Status, Working, input_from_json, input_to_json
+from inline_render import (
+    Config,
+    EditorSet,
+    Fault,
+    Input,
+    LogAppend,
+    Resize,
+    Status,
+    Working,
+    input_from_json,
+    input_to_json,
+)
 from inline_render.log import LogState
 from inline_render.terminal import TestTerminal
 from inline_render.testing import CheckedRenderer, RenderMachine, strategies
@@ -160,3 +171,14 @@ def test_redraw_removes_a_zero_width_character_attached_to_a_kept_cell(first: In
     app.feed([first])
     app.feed([then])  # CheckedRenderer compares every viewport row with the frame
     assert app.pyte is not None and app.pyte.screen_lines()[6] == app.terminal.screen_lines()[6]
+
+
+def test_cancel_after_a_write_cut_mid_text_is_not_drawn() -> None:
+    """The CAN that starts the tick after a failed write is a control, not a character, in both emulators."""
+    app = CheckedRenderer(6, 3, config=Config(viewport_height=5, min_log_rows=0))
+    app.feed([])
+    app.feed([EditorSet("the")])
+    app.feed([Resize(9, 9)])
+    app.step([Fault(74), LogAppend("text", "\n".join(f"fault 0.{i}" for i in range(7)))])  # cut inside a row
+    app.feed([])  # recovery: CAN, re-anchor, redraw; every check runs
+    assert app.pyte is not None and "\x18" not in "".join(app.pyte.screen_lines())

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from inline_render import InvariantViolation
+from inline_render import Config, CursorPhase, Fault, InvariantViolation, LogAppend, SyncPhase
 from inline_render.scenario import EXPECT_FIELDS, STATE_FIELDS, Scenario, parse_scenario, replay
 from inline_render.testing import CheckedRenderer
 
@@ -203,3 +203,17 @@ def test_replay_is_byte_identical_across_runs_and_environments(tmp_path: Path) -
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert hashlib.sha256(out.read_bytes()).hexdigest() == hashlib.sha256(first.data).hexdigest()
+
+
+def test_a_write_failing_mid_insertion_reports_the_cursor_hidden() -> None:
+    """After a failed insertion (retry pending) cursor_phase says hidden, as the terminal's cursor really is."""
+    app = CheckedRenderer(24, 8, config=Config(viewport_height=4))
+    app.feed([])
+    app.feed([LogAppend("text", "before 0\nbefore 1\nbefore 2")])
+    result = app.step([Fault(60), LogAppend("text", "\n".join(f"during {i}" for i in range(6)))])
+    assert not result.effect.complete and 0 < result.effect.rows_inserted < 7
+    assert result.state.render.sync_phase is SyncPhase.NEEDS_INSERT
+    assert not app.terminal.cursor.visible
+    assert result.state.render.cursor_phase is CursorPhase.HIDDEN_DURING_SCROLLBACK_INSERT
+    app.feed([])  # the retry inserts the rest and shows the cursor at the composer again
+    assert app.state.render.cursor_phase is CursorPhase.VISIBLE_AT_COMPOSER and app.terminal.cursor.visible
