@@ -393,12 +393,16 @@ def replay(
 
     ``emulators`` runs the ticks through ``CheckedRenderer`` (TestTerminal, and
     pyte when installed, ``use_pyte`` and the width policy is ``codepoint``, the
-    only one pyte implements), so every emulator property is a check too.  With ``update`` the result carries ``updated``: the scenario
-    whose ``expect`` objects hold this run's values (the fields present, or
-    all of ``EXPECT_FIELDS`` for a tick without an ``expect``).
+    only one pyte implements), so every emulator property is a check too.  The
+    RenderState invariants are checked on every tick even if the header's
+    config turns ``check_invariants`` off.  With ``update`` the result carries
+    ``updated``: the scenario whose ``expect`` objects hold this run's values
+    (the fields present, or all of ``EXPECT_FIELDS`` for a tick without an
+    ``expect``).
     """
     scenario = source if isinstance(source, Scenario) else load_scenario(source)
-    size, config, cursor_row = (scenario.columns, scenario.rows), scenario.config, scenario.cursor_row
+    size, cursor_row = (scenario.columns, scenario.rows), scenario.cursor_row
+    config = replace(scenario.config, check_invariants=True)  # a replay always checks them, whatever the header says
     # pyte draws code point by code point: it can only check the codepoint width policy.
     use_pyte = use_pyte and config.width_policy is WidthPolicy.CODEPOINT
     checked = CheckedRenderer(*size, config=config, cursor_row=cursor_row, use_pyte=use_pyte) if emulators else None

@@ -118,8 +118,9 @@ def test_failure_description_shows_a_row_diff() -> None:
     assert '-   0 | "row X"' in text and '+   0 | "row 0"' in text
 
 
-def test_invariant_violation_fails_the_tick_without_expect(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An InvariantViolation at the end of a tick is a failure (field 'invariants') even with no expect at all."""
+@pytest.mark.parametrize("config", [{"viewport_height": 5}, {"viewport_height": 5, "check_invariants": False}])
+def test_invariant_violation_fails_the_tick_without_expect(monkeypatch: pytest.MonkeyPatch, config: Any) -> None:
+    """An InvariantViolation fails its tick (field 'invariants') with no expect, even if the header turns checks off."""
     calls = {"n": 0}
 
     def broken(before: Any, after: Any, *, log_cleared: bool = False) -> None:
@@ -128,7 +129,7 @@ def test_invariant_violation_fails_the_tick_without_expect(monkeypatch: pytest.M
             raise InvariantViolation("visible_start went backwards")
 
     monkeypatch.setattr(TICK_MODULE, "check_invariants", broken)
-    result = replay(sample())
+    result = replay(sample(config=config))
     assert [(f.tick, f.line, f.field) for f in result.failures] == [(3, 4, "invariants")]
     assert "visible_start went backwards" in result.failures[0].actual
     assert result.ticks_run == 3 and not result.passed
