@@ -260,6 +260,29 @@ class RenderMachine(RuleBasedStateMachine):
             raise AssertionError("cursor hidden while idle")
 
     @invariant()
+    def cursor_at_composer(self) -> None:
+        """Between rules the terminal's cursor is visible exactly where the frame puts it (the focused field)."""
+        last = self.app.renderer.last
+        assert last is not None
+        row, col = last.frame.cursor
+        cursor = self.app.terminal.cursor
+        wanted = (col, self.app.state.screen.top + row)
+        if not cursor.visible or (cursor.x, cursor.y) != wanted:
+            raise AssertionError(f"cursor at {(cursor.x, cursor.y)} visible={cursor.visible}, expected {wanted}")
+
+    @invariant()
+    def emulators_agree(self) -> None:
+        """pyte, when used, shows the same screen, scrollback and cursor as the in-memory terminal."""
+        pyte = self.app.pyte
+        if pyte is None:
+            return
+        terminal = self.app.terminal
+        if pyte.screen_lines() != terminal.screen_lines() or pyte.scrollback != terminal.scrollback:
+            raise AssertionError("pyte and TestTerminal differ\n" + terminal.dump() + "\n" + pyte.dump())
+        if pyte.cursor_position != (terminal.cursor.x, terminal.cursor.y, terminal.cursor.visible):
+            raise AssertionError(f"cursor: pyte {pyte.cursor_position}, TestTerminal {terminal.cursor}")
+
+    @invariant()
     def dialog_phase(self) -> None:
         """A dialog is open exactly when confirm_phase is not none; after a drawn tick it is active."""
         state = self.app.state
