@@ -288,7 +288,7 @@ def plan_terminal_effects(state: AppState, layout: Layout, frame: Frame) -> tupl
         cursor_visible=planner.visible,
         anchored=True,
         start_row=None,
-        dialog_drawn=state.dialog is not None,
+        dialog_drawn=state.dialog is not None and layout.dialog_height > 0,  # a dialog with no row on screen is unseen
         broken=False,
     )
     return Plan(tuple(ops), state.fault), Projection(screen, len(layout.to_insert))
