@@ -12,9 +12,13 @@ from hypothesis.stateful import invariant, rule, run_state_machine_as_test
 
 from inline_render import (
     Config,
+    ConfirmAnswer,
+    ConfirmPhase,
+    ConfirmRequest,
     EditorSet,
     Fault,
     Input,
+    Key,
     LogAppend,
     Resize,
     Status,
@@ -182,3 +186,16 @@ def test_cancel_after_a_write_cut_mid_text_is_not_drawn() -> None:
     app.step([Fault(74), LogAppend("text", "\n".join(f"fault 0.{i}" for i in range(7)))])  # cut inside a row
     app.feed([])  # recovery: CAN, re-anchor, redraw; every check runs
     assert app.pyte is not None and "\x18" not in "".join(app.pyte.screen_lines())
+
+
+def test_a_dialog_with_no_row_on_screen_stays_pending() -> None:
+    """In a 1-row terminal the dialog cannot be drawn: it stays pending and keys cannot answer it unseen."""
+    app = CheckedRenderer(12, 1)
+    app.feed([])
+    app.feed([ConfirmRequest("c", "Delete everything?")])
+    app.feed([])
+    assert app.state.render.confirm_phase is ConfirmPhase.PENDING
+    assert app.feed([Key("y")]) == []  # blocked: the question was never on screen
+    app.feed([Resize(30, 8)])  # now it is drawn...
+    assert app.feed([]) == [] and app.state.render.confirm_phase is ConfirmPhase.ACTIVE
+    assert [o.id for o in app.feed([Key("y")]) if isinstance(o, ConfirmAnswer)] == ["c"]  # ...and answerable
