@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -199,3 +201,16 @@ def test_a_dialog_with_no_row_on_screen_stays_pending() -> None:
     app.feed([Resize(30, 8)])  # now it is drawn...
     assert app.feed([]) == [] and app.state.render.confirm_phase is ConfirmPhase.ACTIVE
     assert [o.id for o in app.feed([Key("y")]) if isinstance(o, ConfirmAnswer)] == ["c"]  # ...and answerable
+
+
+def test_the_test_kit_imports_without_hypothesis() -> None:
+    """CheckedRenderer and replay work where hypothesis is absent; only strategies/RenderMachine need it."""
+    code = (
+        "import sys; sys.modules['hypothesis'] = None\n"
+        "import inline_render.testing as t, inline_render.scenario\n"
+        "assert t.CheckedRenderer\n"
+        "try:\n    t.RenderMachine\nexcept ImportError:\n    print('needs hypothesis')\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "needs hypothesis"
