@@ -125,8 +125,9 @@ def diff_row(old: Row | None, new: Row, width: int, policy: WidthPolicy) -> tupl
         segments[0] = Segment(b[cut:], new[index].style)
         if not segments[0].text:
             segments.pop(0)
-    if _zero_width_first("".join(segment.text for segment in old)[kept:], policy):
-        # A zero-width character lives in the cell before it: only rewriting that cell removes it.
+    if (segments and column >= width) or _zero_width_first("".join(segment.text for segment in old)[kept:], policy):
+        # A zero-width character lives in the cell before it: only rewriting that cell removes it, and one
+        # added after the last column cannot be reached by a cursor move (it would attach to the wrong cell).
         return 0, list(new), row_width(new, policy) < width
     new_width = column + sum(text_width(s.text, policy) for s in segments)
     return column, segments, row_width(old, policy) > new_width and new_width < width
