@@ -168,6 +168,7 @@ def test_two_resizes_in_one_tick_through_a_wide_character_pass_the_checks() -> N
         (Working("\u202e"), Working("the")),  # found by RenderMachine: a bidi override stayed on screen
         (Status("a\u200b"), Status("a")),
         (Status("x \u2060y"), Status("x y")),
+        (Status("x" * 40), Status("x" * 40 + "\u202e")),  # found by RenderMachine: appended after the last column
     ],
 )
 def test_redraw_removes_a_zero_width_character_attached_to_a_kept_cell(first: Input, then: Input) -> None:
