@@ -251,17 +251,25 @@ def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
     index = cursor_row - screen.top
     policy = state.config.width_policy
     reflow = state.config.resize_reflow and item.columns != screen.drawn_columns and 0 <= index < len(drawn)
+    # With a cursor report we know the cursor's row; without one, terminals keep it unless it falls off.
+    now = item.cursor_row if item.cursor_row is not None else min(cursor_row, item.rows - 1)
     if reflow:
         # A reflowing terminal re-wrapped every row at the new width; the cursor kept its cell.
         heights = [_reflowed(row, item.columns, policy) for row in drawn]
-        above = sum(heights[:index]) + _reflowed(drawn[index], item.columns, policy, column)
+        line = _reflowed(drawn[index], item.columns, policy, column)
+        above = sum(heights[:index]) + line
         column %= item.columns
+        if item.rows == state.rows:
+            # tmux keeps the screen's bottom line in place: the cursor rises by the rows gained below it.
+            gained = heights[index] - 1 - line + sum(heights[index + 1 :]) - (len(drawn) - 1 - index)
+            if item.cursor_row is None or (gained and item.cursor_row == cursor_row):
+                # No report, or one that shows the cursor where a frame still in flight at the resize put it
+                # (a stale absolute move), not where the reflow did.
+                now = max(0, cursor_row - gained)
     else:
         heights = [1] * len(drawn)
         above = index
         column = min(column, item.columns - 1)
-    # With a cursor report we know the cursor's row; without one, terminals keep it unless it falls off.
-    now = item.cursor_row if item.cursor_row is not None else min(cursor_row, item.rows - 1)
     top = now - above
     if top < 0:
         # The terminal pushed the viewport's top rows (whole or in part) into scrollback itself.

@@ -106,3 +106,24 @@ def test_anchoring_at_the_top_row_never_erases_from_home() -> None:
     assert b"\x1b[J" in data  # the rows below are still cleared
     assert re.search(rb"\x1b\[1;1H(?:\x1b\[0m)?\x1b\[J", data) is None, data
     assert renderer.terminal.screen_lines()[0].rstrip() == "line 10"
+
+
+def test_a_report_left_by_a_stale_frame_is_corrected_by_the_reflow_model() -> None:
+    """Narrowing wraps the composer under the cursor in two: the cursor must rise one row (tmux keeps the
+    bottom line); a report of the old row comes from a frame drawn with the old width, and is not believed."""
+    config = Config(viewport_height=6, resize_reflow=True, placeholder="a placeholder wider than twenty")
+    renderer = Renderer.in_memory(40, 12, config=config, cursor_row=0)
+    for index in range(12):
+        renderer.feed([LogAppend("text", f"line {index}")])
+    screen = renderer.state.screen
+    assert screen.cursor == (11, 2) and screen.top == 6
+    # Rows above the cursor keep one row each (short); the composer row (33 cells) becomes two at 20 columns.
+    assert _anchor_row(renderer, Resize(20, 12, cursor_row=11)) == 5
+    renderer = Renderer.in_memory(40, 12, config=config, cursor_row=0)
+    for index in range(12):
+        renderer.feed([LogAppend("text", f"line {index}")])
+    assert _anchor_row(renderer, Resize(20, 12, cursor_row=10)) == 5  # the report tmux really sends
+    renderer = Renderer.in_memory(40, 12, config=config, cursor_row=0)
+    for index in range(12):
+        renderer.feed([LogAppend("text", f"line {index}")])
+    assert _anchor_row(renderer, Resize(20, 12)) == 5  # no report: the same model
