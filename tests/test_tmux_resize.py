@@ -9,10 +9,11 @@ import time
 import pytest
 from tmux_harness import VIEWPORT_ONLY, Tmux, assert_exited_cleanly
 
-RUNTIME = f"{sys.executable} -m inline_render.fake_runtime --speed 1000 --delay 0.05"
-# tmux reflows at once but delays SIGWINCH by up to 250 ms after a previous resize; frames drawn in that
-# window use the old geometry (see the README's limits), so the resizes here come just slower than that.
-PAUSE = 0.45
+RUNTIME = f"{sys.executable} -m inline_render.fake_runtime --speed 800 --delay 0.05"
+# A frame still unread by tmux when it processes a resize lands on the reflowed screen with the old
+# geometry (see the README's limits): resizes here come while tmux is idle, not while it serves a capture.
+PAUSE = 0.6
+QUIET = 0.15
 LINE = re.compile(r"Line (\d+) of a")
 
 
@@ -43,6 +44,7 @@ def test_narrowing_and_widening_mid_stream(columns: int, rows: int, sizes: list[
             tmux.wait_for(settled, timeout=3.0, what=f"the cursor on the composer at {width}x{height}")
             screen = tmux.screen()
             assert sum(1 for line in screen if VIEWPORT_ONLY.search(line)) <= 2, "\n".join(screen)
+            time.sleep(QUIET)
         tmux.resize(columns, rows)
         assert tmux.wait_exit() == 0
         lines = tmux.everything()
