@@ -10,6 +10,7 @@ import signal
 import struct
 import termios
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -65,6 +66,17 @@ class Pty:
         return InlineApp(opts, stdin=stdin, stdout=stdout, env={"TERM": "xterm-256color"})
 
     def output(self) -> bytes:
+        """Everything written so far, once the reader has caught up (no new byte for 100 ms)."""
+        size, quiet_since = -1, 0.0
+        deadline = time.monotonic() + 3.0
+        while time.monotonic() < deadline:
+            with self.lock:
+                current = len(self.data)
+            if current != size:
+                size, quiet_since = current, time.monotonic()
+            elif time.monotonic() - quiet_since > 0.1:
+                break
+            time.sleep(0.01)
         with self.lock:
             return bytes(self.data)
 
@@ -108,7 +120,7 @@ def test_an_exception_in_main_still_restores_the_terminal(pty: Pty) -> None:
 
     with pytest.raises(RuntimeError, match="boom"):
         asyncio.run(app.run(main))
-    data = pty.output()
+    data = pty.output()  # waits for the reader to catch up with the restore
     assert data.startswith(ENTER_MODES)
     assert data.endswith(LEAVE_MODES)
     assert _lflag(pty.slave) == cooked
