@@ -44,6 +44,11 @@ def test_bracketed_paste_is_one_paste() -> None:
     assert items == [Paste("line one\nline \x1b[31mtwo"), Key("x")]
 
 
+def test_pasted_carriage_returns_are_line_breaks() -> None:
+    """A paste whose lines end in CR (as terminals send them) keeps its line breaks."""
+    assert map_key_presses(_parse("\x1b[200~one\rtwo\r\nthree\x1b[201~")) == [Paste("one\ntwo\nthree")]
+
+
 def test_cursor_position_reports_are_pulled_out_of_the_key_stream() -> None:
     """ESC[12;5R between typed keys is a report (0-based), never composer text."""
     items = map_key_presses(_parse("a\x1b[12;5Rb"))

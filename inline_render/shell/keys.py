@@ -70,7 +70,8 @@ def map_key_presses(presses: Iterable[KeyPress]) -> list[Key | Paste | CursorRep
                 out.append(Key("escape"))
                 meta = False
             if press.data:
-                out.append(Paste(press.data))
+                # Terminals send a pasted line break as CR (tmux's paste-buffer, xterm): it is a newline.
+                out.append(Paste(press.data.replace("\r\n", "\n").replace("\r", "\n")))
             continue
         if key in _DROPPED:
             continue
