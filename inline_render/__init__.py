@@ -40,6 +40,7 @@ from .inputs import (
 from .layout import Frame, Layout, compute_layout, draw_frame
 from .outputs import ConfirmAnswer, Interrupt, Output, PickAnswer, PromptAnswer, Quit, Submit, output_to_json
 from .reduce import reduce_inputs
+from .shell import AppOptions, InlineApp, OutputMode, run
 from .state import Config, ConfirmPhase, CursorPhase, RenderState, SyncPhase, check_invariants
 from .terminal import Cursor, TestTerminal
 from .text import WidthPolicy
@@ -48,6 +49,7 @@ from .tick import InMemoryRenderer, Renderer, TickResult, apply_terminal_effects
 __version__ = "0.1.0"
 
 __all__ = [
+    "AppOptions",
     "AppState",
     "BackendError",
     "Clock",
@@ -62,7 +64,9 @@ __all__ = [
     "EffectResult",
     "Fault",
     "Frame",
-    "InMemoryRenderer", "InlineRenderError",
+    "InMemoryRenderer",
+    "InlineApp",
+    "InlineRenderError",
     "Input",
     "Interrupt",
     "InvalidInput",
@@ -78,6 +82,7 @@ __all__ = [
     "MemorySink",
     "Notify",
     "Output",
+    "OutputMode",
     "Paste",
     "PermissionPreview",
     "PermissionReady",
@@ -112,6 +117,7 @@ __all__ = [
     "output_to_json",
     "plan_terminal_effects",
     "reduce_inputs",
+    "run",
     "settle",
     "tick",
 ]
