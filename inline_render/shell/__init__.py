@@ -1,13 +1,14 @@
 """The real-terminal shell around the pure core: ``InlineApp`` / ``run``, plain and JSON Lines output.
 
-See ``runner`` for the application loop, ``keys`` for key mapping, ``schedule``
-for tick coalescing, ``closing`` for the exit sequence and ``plain`` for the
-non-TTY transcript.
+See ``runner`` for the application loop, ``keys`` for key mapping, ``cursor``
+for cursor-position queries, ``schedule`` for tick coalescing, ``closing`` for
+the exit sequence and ``plain`` for the non-TTY transcript.
 """
 
 from __future__ import annotations
 
 from .closing import ENTER_MODES, LEAVE_MODES, closing_plan
+from .cursor import CursorQueries
 from .keys import CursorReport, map_key_presses, parse_cursor_report
 from .plain import AnswerTracker, PlainWriter
 from .runner import AppOptions, InlineApp, Main, run
@@ -20,6 +21,7 @@ __all__ = [
     "LEAVE_MODES",
     "AnswerTracker",
     "AppOptions",
+    "CursorQueries",
     "CursorReport",
     "InlineApp",
     "Main",

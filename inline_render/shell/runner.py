@@ -45,6 +45,7 @@ from ..outputs import Interrupt, Output, Quit
 from ..state import Config
 from ..tick import Renderer
 from .closing import ENTER_MODES, LEAVE_MODES, closing_plan
+from .cursor import CursorQueries
 from .keys import CursorReport, map_key_presses
 from .plain import AnswerTracker, PlainWriter
 from .schedule import DEFAULT_MAX_RATE, TickScheduler
@@ -53,7 +54,6 @@ from .terminal_io import OutputMode, color_depth_for, resolve_mode, stream_is_tt
 __all__ = ["AppOptions", "InlineApp", "Main", "run"]
 
 Main = Callable[["InlineApp"], Awaitable[Any]]
-_CPR_QUERY = b"\x1b[6n"
 _EXIT_SIGNALS = {signal.SIGTERM: 143, signal.SIGINT: 130, signal.SIGHUP: 129}
 
 
@@ -116,9 +116,7 @@ class InlineApp:
         self._input: PtkInput | None = None
         self._ui: TextIO | None = None
         self._flush_timer: asyncio.TimerHandle | None = None
-        self._cpr_waiters: list[asyncio.Future[CursorReport]] = []
-        self._cpr_outstanding = 0
-        self._cpr_ok = False
+        self._cursor = CursorQueries(self._write_raw, self.options.cpr_timeout)
         self._resize_task: asyncio.Task[None] | None = None
         self._resize_epoch = 0
         self._queued_size: tuple[int, int] | None = None
@@ -285,8 +283,7 @@ class InlineApp:
                 stack.enter_context(self._input.attach(self._on_input_ready))
             try:
                 self._write_raw(ENTER_MODES)
-                report = await self._query_cursor() if self._input is not None else None
-                self._cpr_ok = report is not None
+                report = await self._cursor.query() if self._input is not None else None
                 columns, rows = terminal_size(ui.fileno())
                 backend = Vt100Backend(StreamSink(_binary(ui)), color_depth_for(self.env))
                 config = replace(self.options.config, resize_reflow=self.options.reflow)
@@ -358,39 +355,13 @@ class InlineApp:
         keys: list[Input] = []
         for item in map_key_presses(presses):
             if isinstance(item, CursorReport):
-                self._on_cursor_report(item)
+                self._cursor.on_report(item)
             else:
                 keys.append(item)
         if keys:
             self.press(*keys)
 
     # --- cursor reports and resizes -----------------------------------------------------------
-
-    async def _query_cursor(self) -> CursorReport | None:
-        """Where the cursor is, from the terminal; None after ``cpr_timeout``.
-
-        Replies come in order; a reply only answers the newest query, so a
-        late reply to a query that timed out is never taken for a newer one.
-        """
-        future: asyncio.Future[CursorReport] = asyncio.get_running_loop().create_future()
-        self._cpr_waiters.append(future)
-        self._cpr_outstanding += 1
-        self._write_raw(_CPR_QUERY)
-        try:
-            return await asyncio.wait_for(future, self.options.cpr_timeout)
-        except TimeoutError:
-            return None
-        finally:
-            with contextlib.suppress(ValueError):
-                self._cpr_waiters.remove(future)
-
-    def _on_cursor_report(self, report: CursorReport) -> None:
-        self._cpr_ok = True
-        self._cpr_outstanding = max(0, self._cpr_outstanding - 1)
-        if self._cpr_outstanding == 0:
-            for future in self._cpr_waiters:
-                if not future.done():
-                    future.set_result(report)
 
     def _input_size_changed(self) -> bool:
         """A missed SIGWINCH: the size differs from the last one given to the core; start a resize."""
@@ -411,7 +382,9 @@ class InlineApp:
         try:
             while True:
                 epoch = self._resize_epoch
-                report = await self._query_cursor() if self._input is not None and self._cpr_ok else None
+                # A terminal that never answered is not asked again (each query would hold the ticks).
+                asked = self._input is not None and self._cursor.answered
+                report = await self._cursor.query() if asked else None
                 if epoch == self._resize_epoch:
                     break
             assert self._ui is not None
