@@ -7,15 +7,17 @@ it is your turn in the composer: ``now pick a file`` (a pick dialog), ``ask me
 for a commit message`` (a prompt dialog), ``long`` (something to cancel with
 Esc), or the commands ``/help``, ``/clear``, ``/cancel``, ``/exit``.
 
-``--script`` (automatic when stdin is not a terminal) plays the whole session
-unattended, answering every dialog itself, and exits 0 once the last run has
-ended and the runtime has been shut down.
+``--script`` (automatic when stdin is not a terminal, and in plain or JSON
+Lines output, which read no keys) plays the whole session unattended,
+answering every dialog itself, and exits 0 once the last run has ended and
+the runtime has been shut down.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import shlex
 import sys
 from collections.abc import Sequence
@@ -25,7 +27,7 @@ from .outputs import Interrupt, Quit, Submit
 from .protocol.client import ClientConfig, RuntimeClient
 from .shell.runner import AppOptions, InlineApp
 from .shell.schedule import DEFAULT_MAX_RATE
-from .shell.terminal_io import OutputMode, stream_is_tty
+from .shell.terminal_io import OutputMode, resolve_mode, stream_is_tty
 from .state import Config
 
 __all__ = ["DEMO_PROMPTS", "Demo", "build_parser", "main"]
@@ -199,7 +201,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``python -m inline_render demo``."""
     args = build_parser().parse_args(argv)
-    unattended = args.script or not stream_is_tty(sys.stdin)
+    ui = sys.stderr if args.result_stdout else sys.stdout
+    inline = resolve_mode(OutputMode(args.mode), ui, os.environ) is OutputMode.INLINE
+    # Plain and JSON Lines output read no keys: nobody could answer a dialog or type the next prompt.
+    unattended = args.script or not stream_is_tty(sys.stdin) or not inline
     if args.runtime:
         command = shlex.split(args.runtime)
         prompts = args.prompt or (["hello"] if unattended else [])
