@@ -179,7 +179,7 @@ class _PromptToolkitPeer:
         from prompt_toolkit.application import Application
         from prompt_toolkit.application.current import set_app
         from prompt_toolkit.data_structures import Point, Size
-        from prompt_toolkit.formatted_text import FormattedText
+        from prompt_toolkit.formatted_text import FormattedText, StyleAndTextTuples
         from prompt_toolkit.input import DummyInput
         from prompt_toolkit.layout import Layout, Window
         from prompt_toolkit.layout.controls import FormattedTextControl
@@ -199,7 +199,7 @@ class _PromptToolkitPeer:
         )
         self.fragments: list[tuple[str, str]] = []
         self.cursor = Point(0, 0)
-        control = FormattedTextControl(lambda: self.fragments, get_cursor_position=lambda: self.cursor)
+        control = FormattedTextControl(lambda: cast("StyleAndTextTuples", self.fragments), get_cursor_position=lambda: self.cursor)
         self.app: Any = Application(
             layout=Layout(Window(control, height=10)),
             output=self.output,
