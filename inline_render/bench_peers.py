@@ -199,7 +199,9 @@ class _PromptToolkitPeer:
         )
         self.fragments: list[tuple[str, str]] = []
         self.cursor = Point(0, 0)
-        control = FormattedTextControl(lambda: cast("StyleAndTextTuples", self.fragments), get_cursor_position=lambda: self.cursor)
+        control = FormattedTextControl(
+            lambda: cast("StyleAndTextTuples", self.fragments), get_cursor_position=lambda: self.cursor
+        )
         self.app: Any = Application(
             layout=Layout(Window(control, height=10)),
             output=self.output,
