@@ -55,12 +55,17 @@ def _visible(code: int) -> str:
 _TRANSLATE: dict[int, str | None] = {c: _visible(c) for c in [*range(0x20), *range(0x7F, 0xA0)]}
 del _TRANSLATE[0x09], _TRANSLATE[0x0A]
 _TRANSLATE[0x0D] = None
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+# Bidirectional embeddings, overrides and isolates reorder text invisibly ("Trojan Source"): show them.
+_BIDI = [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+_TRANSLATE.update({c: f"<U+{c:04X}>" for c in _BIDI})
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def sanitize(text: str) -> str:
     """Make untrusted text inert: controls become visible pictures, ``\\r`` is dropped.
+
+    Bidirectional override and isolate characters are shown as ``<U+202E>``.
 
     ``\\n`` and ``\\t`` are kept (line structure and tab expansion happen later);
     lone surrogates become U+FFFD so the text can always be encoded.

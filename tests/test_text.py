@@ -35,6 +35,11 @@ def test_sanitize_neutralizes_every_escape_sequence_visibly() -> None:
     assert clean == "a\u241b]52;c;ZXZpbA==\u2407b\u241b[2Jc\u241b[31md\u241bPqe\u2421\u2400"
 
 
+def test_sanitize_shows_bidi_overrides() -> None:
+    """Trojan Source characters (bidi overrides and isolates) are shown, not obeyed."""
+    assert sanitize("a\u202eb\u2066c") == "a<U+202E>b<U+2066>c"
+
+
 def test_sanitize_keeps_newlines_and_tabs_and_drops_carriage_returns() -> None:
     """Line structure survives; \\r never moves the cursor (it is dropped)."""
     assert sanitize("a\r\nb\tc\rd") == "a\nb\tcd"
