@@ -37,7 +37,7 @@ class Layout:
     visible: tuple[LogRow, ...]
     to_insert: tuple[LogRow, ...]
     dialog: DialogView | None
-    dialog_offset: int
+    dialog_shown: tuple[int, ...]
     composer: tuple[str, ...]
     composer_offset: int
     composer_cursor: tuple[int, int]
@@ -63,6 +63,17 @@ def _composer_rows(field: TextField, width: int, policy: WidthPolicy) -> tuple[t
     return tuple(texts), cursor_row, cursor_col
 
 
+def _dialog_rows(total: int, size: int, focus: int) -> tuple[int, ...]:
+    """Which dialog rows to show in ``size`` rows: all, or the title kept on top of a window that shows ``focus``."""
+    if total <= size:
+        return tuple(range(total))
+    if size < 2 or focus == 0:
+        start = _window(total, size, focus)
+        return tuple(range(start, start + size))
+    start = 1 + _window(total - 1, size - 1, focus - 1)
+    return (0, *range(start, start + size - 1))
+
+
 def compute_layout(state: AppState) -> Layout:
     """Wrap the pending log and the widgets for the current size; place the regions."""
     config = state.config
@@ -76,11 +87,13 @@ def compute_layout(state: AppState) -> Layout:
     status_height = 1 if rest >= 1 else 0
     rest -= status_height
     dialog = state.dialog.render(width, policy) if state.dialog is not None else None
-    dialog_height = dialog_offset = 0
+    dialog_height = 0
+    dialog_shown: tuple[int, ...] = ()
     if dialog is not None:
-        room = rest - config.min_log_rows if rest - config.min_log_rows >= 1 else rest
+        # A dialog gets what the log tail can spare, but at least its title and focus row when there is room.
+        room = max(rest - config.min_log_rows, min(2, rest))
         dialog_height = min(len(dialog.rows), room)
-        dialog_offset = _window(len(dialog.rows), dialog_height, dialog.focus)
+        dialog_shown = _dialog_rows(len(dialog.rows), dialog_height, dialog.focus)
     log_height = rest - dialog_height
 
     pending, committed = log_rows(state.log, width, policy)
@@ -113,7 +126,7 @@ def compute_layout(state: AppState) -> Layout:
         visible=pending[start - inserted :],
         to_insert=pending[: insert_end - inserted],
         dialog=dialog,
-        dialog_offset=dialog_offset,
+        dialog_shown=dialog_shown,
         composer=texts,
         composer_offset=composer_offset,
         composer_cursor=(cursor_row - composer_offset, cursor_col + len(prompt)),
@@ -154,12 +167,11 @@ def draw_frame(state: AppState, layout: Layout) -> Frame:
     cursor = (layout.height - layout.composer_height + cursor_row, cursor_col)
     if layout.dialog is not None and layout.dialog_height:
         top = len(tail)
-        shown = layout.dialog.rows[layout.dialog_offset : layout.dialog_offset + layout.dialog_height]
-        rows.extend(clip_row(row, width, policy) for row in shown)
+        rows.extend(clip_row(layout.dialog.rows[index], width, policy) for index in layout.dialog_shown)
         if isinstance(state.dialog, PromptDialog) and layout.dialog.cursor is not None:
             row, col = layout.dialog.cursor
-            if layout.dialog_offset <= row < layout.dialog_offset + layout.dialog_height:
-                cursor = (top + row - layout.dialog_offset, col)
+            if row in layout.dialog_shown:
+                cursor = (top + layout.dialog_shown.index(row), col)
     if layout.status_height:
         rows.append(_status_row(state, width))
     prompt = state.config.composer_prompt if width > len(state.config.composer_prompt) else ""

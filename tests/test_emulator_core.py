@@ -270,3 +270,17 @@ def test_legacy_preflight_text_renders_like_structured_events() -> None:
     legacy.feed([LegacyText("Permission preflight ready (edit)"), LogAppend("text", "after")])
     assert legacy.terminal.all_lines() == structured.terminal.all_lines()
     assert "  Permission preflight ready (edit)" in structured.terminal.all_lines()
+
+
+def test_a_dialog_too_tall_keeps_its_title_above_the_focus_row() -> None:
+    """In a small viewport a long confirm shows its title and its buttons, and up scrolls the message."""
+    app = CheckedRenderer(40, 10, config=Config(viewport_height=5))
+    message = "\n".join(f"message line {i}" for i in range(10))
+    app.feed([ConfirmRequest("c", "Delete everything?", message, danger_level="high")])
+    app.feed([])
+    screen = app.terminal.screen_lines()
+    assert "! Delete everything?" in screen
+    assert any("[y] Yes" in line and "[n] No" in line for line in screen)
+    app.feed([Key("up")])
+    assert "  message line 9" in app.terminal.screen_lines()
+    assert app.feed([Key("enter")])[0].ok is False  # type: ignore[union-attr]  # danger: default is cancel
