@@ -40,10 +40,14 @@ class Tmux:
         for name, value in env.items():
             args += ["-e", f"{name}={value}"]
         self.run(*args, "bash --norc --noprofile")
-        self.run("set-option", "-g", "history-limit", "20000")
-        self.command("PS1='$ '; clear")
-        self.wait_for(lambda: self.screen()[0] == "$", what="the shell prompt")
-        self.run("clear-history")
+        try:
+            self.run("set-option", "-g", "history-limit", "20000")
+            self.command("PS1='$ '; clear")
+            self.wait_for(lambda: self.screen()[0] == "$", what="the shell prompt")
+            self.run("clear-history")
+        except BaseException:
+            self.kill()  # the fixture's teardown never sees a server whose start failed
+            raise
 
     def run(self, *args: str) -> str:
         """A tmux command on this server; its stdout."""
