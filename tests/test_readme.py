@@ -12,7 +12,7 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def _blocks(language: str) -> list[str]:
-    return re.findall(rf"```{language}\n(.*?)```", README, flags=re.S)
+    return re.findall(rf"^```{language}\n(.*?)^```", README, flags=re.S | re.M)
 
 
 def test_readme_test_command_is_what_ci_runs() -> None:
