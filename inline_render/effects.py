@@ -42,7 +42,7 @@ from .ops import (
 )
 from .state import CursorPhase, RenderState, SyncPhase
 from .style import Row, Segment, row_width
-from .text import WidthPolicy, text_width
+from .text import WidthPolicy, common_prefix, text_width
 from .theme import draw_log_rows
 
 __all__ = ["EffectResult", "Projection", "plan_terminal_effects", "settle"]
@@ -75,18 +75,7 @@ class Projection:
 
 
 def _common_prefix(a: str, b: str) -> int:
-    if b.startswith(a):
-        i = len(a)  # the usual change of a streamed row: text appended
-    elif a.startswith(b):
-        i = len(b)
-    else:
-        i, mismatch = 0, min(len(a), len(b))  # a[:i] == b[:i] and a[:mismatch] != b[:mismatch]
-        while mismatch - i > 1:
-            middle = (i + mismatch) // 2
-            if a[:middle] == b[:middle]:
-                i = middle
-            else:
-                mismatch = middle
+    i = common_prefix(a, b)
     if i and not (a.isascii() and b.isascii()):
         # Back off to a cluster start in both texts: "e" -> "e\u0301" changes the cell at "e".
         if i < len(a):
@@ -110,22 +99,28 @@ def diff_row(old: Row | None, new: Row, width: int, policy: WidthPolicy) -> tupl
         return 0, list(new), row_width(new, policy) < width
     if old == new:
         return None
+    if not old:
+        return 0, list(new), False  # onto a blank row (as every row scrolled in is): write it all, erase nothing
     column = index = 0
     size = min(len(old), len(new))
     while index < size and old[index] == new[index]:
         column += text_width(new[index].text, policy)
         index += 1
     segments = list(new[index:])
-    kept = sum(len(segment.text) for segment in old[:index])
+    cut = 0
     if index < size and old[index].style == new[index].style:
         a, b = old[index].text, new[index].text
         cut = _common_prefix(a, b)
-        kept += cut
         column += text_width(b[:cut], policy)
         segments[0] = Segment(b[cut:], new[index].style)
         if not segments[0].text:
             segments.pop(0)
-    if (segments and column >= width) or _zero_width_first("".join(segment.text for segment in old)[kept:], policy):
+    # What follows the kept cells on screen; all ASCII (the usual case) cannot start zero-wide.
+    rest = old[index:]
+    if (segments and column >= width) or (
+        not all(segment.text.isascii() for segment in rest)
+        and _zero_width_first("".join(segment.text for segment in rest)[cut:], policy)
+    ):
         # A zero-width character lives in the cell before it: only rewriting that cell removes it, and one
         # added after the last column cannot be reached by a cursor move (it would attach to the wrong cell).
         return 0, list(new), row_width(new, policy) < width

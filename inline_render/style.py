@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from .text import WidthPolicy, clip_to_width, text_width
+import wcwidth
+
+from .text import WidthPolicy, clip_to_width, grapheme_width, text_width
 
 __all__ = ["DEFAULT", "Row", "Segment", "Style", "clip_row", "row_text", "row_width", "styled"]
 
@@ -55,10 +57,35 @@ def row_width(row: Row, policy: WidthPolicy = WidthPolicy.CODEPOINT) -> int:
     return sum(text_width(segment.text, policy) for segment in row)
 
 
+def _fits(row: Row, width: int, policy: WidthPolicy) -> bool:
+    """The loop of ``clip_row`` would keep every segment whole: each fits, none is empty, none starts
+    with a zero-width cluster (``clip_to_width`` gives it a base) and none follows a full row."""
+    room = width
+    for index, segment in enumerate(row):
+        text = segment.text
+        if not text or (index and room <= 0):
+            return False
+        if text.isascii():
+            room -= len(text)
+        else:
+            if grapheme_width(next(wcwidth.iter_graphemes(text)), policy) == 0:
+                return False
+            room -= text_width(text, policy)
+        if room < 0:
+            return False
+    return True
+
+
 def clip_row(row: Row, width: int, policy: WidthPolicy = WidthPolicy.CODEPOINT) -> Row:
     """``row`` cut to ``width`` cells at a cluster boundary (a row never relies on autowrap)."""
     if sum(len(segment.text) for segment in row) <= width and all(segment.text.isascii() for segment in row):
         return row
+    if _fits(row, width, policy):
+        return row
+    return _clip(row, width, policy)
+
+
+def _clip(row: Row, width: int, policy: WidthPolicy) -> Row:
     out: list[Segment] = []
     room = width
     for segment in row:

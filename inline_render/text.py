@@ -8,6 +8,7 @@ sequence split across two deltas is neutralized all the same.
 
 from __future__ import annotations
 
+import bisect
 import enum
 import functools
 import re
@@ -18,6 +19,7 @@ __all__ = [
     "TAB_SIZE",
     "WidthPolicy",
     "clip_to_width",
+    "common_prefix",
     "expand_tabs",
     "flatten",
     "grapheme_width",
@@ -123,13 +125,13 @@ def text_width(text: str, policy: WidthPolicy = WidthPolicy.CODEPOINT) -> int:
     """Display width of sanitized text without newlines."""
     if text.isascii():
         return len(text)
-    if len(text) <= 8:
-        return _short_width(text, policy)  # prefixes and glyphs ("▸ ", "› "), measured on every tick
+    if len(text) <= 512:
+        return _cached_width(text, policy)  # rows and prefixes ("▸ ") are measured again and again
     return sum(map(_CLUSTER_WIDTH[policy], wcwidth.iter_graphemes(text)))
 
 
-@functools.lru_cache(maxsize=1024)
-def _short_width(text: str, policy: WidthPolicy) -> int:
+@functools.lru_cache(maxsize=2048)
+def _cached_width(text: str, policy: WidthPolicy) -> int:
     return sum(map(_CLUSTER_WIDTH[policy], wcwidth.iter_graphemes(text)))
 
 
@@ -191,9 +193,66 @@ def wrap_line(line: str, width: int, policy: WidthPolicy = WidthPolicy.CODEPOINT
     not fit.  An empty line is one empty row.
     """
     width = max(1, width)
-    if line.isascii():
-        return _wrap_ascii(line, width)
-    return _wrap_clusters(line, width, policy)
+    if len(line) > 3 * width and _ASCII_CONTROL.search(line) is None:
+        return _wrap_long(line, width, policy)
+    return _wrap(line, width, policy)
+
+
+def _wrap(line: str, width: int, policy: WidthPolicy) -> tuple[int, ...]:
+    return _wrap_ascii(line, width) if line.isascii() else _wrap_clusters(line, width, policy)
+
+
+def common_prefix(a: str, b: str) -> int:
+    """Length of the longest common prefix of ``a`` and ``b`` (C-speed comparisons, no per-character loop)."""
+    if b.startswith(a):
+        return len(a)
+    if a.startswith(b):
+        return len(b)
+    # Gallop, then bisect: a[:same] == b[:same] and a[:mismatch] != b[:mismatch] throughout.
+    size = min(len(a), len(b))
+    same, probe = 0, 1
+    while probe < size and a[:probe] == b[:probe]:
+        same, probe = probe, probe * 2
+    mismatch = min(probe, size)
+    while mismatch - same > 1:
+        middle = (same + mismatch) // 2
+        if a[:middle] == b[:middle]:
+            same = middle
+        else:
+            mismatch = middle
+    return same
+
+
+# ASCII controls are one cell wide in all-ASCII text but zero wide among other clusters, so the
+# rows of a line holding one depend on text far from it: such a line is always wrapped whole.
+# (Sanitized text has none: tabs are expanded, other controls shown as pictures.)
+_ASCII_CONTROL = re.compile("[\x00-\x1f\x7f]")
+
+# The last long line wrapped at each width and policy.  Typing into the composer, or streaming a
+# long line, changes a line near where it was changed before, and greedy wrapping keeps the rows
+# before a change (appends keep all rows but the last; any row start restarts the wrap alike): the
+# rows ending well before the first changed character are kept, the rest is wrapped again.  Keyed
+# by width and policy and checked by content, so it only ever saves work (a pure-function cache).
+_LAST_LONG: dict[tuple[int, WidthPolicy], tuple[str, tuple[int, ...]]] = {}
+
+
+def _wrap_long(line: str, width: int, policy: WidthPolicy) -> tuple[int, ...]:
+    key = (width, policy)
+    last = _LAST_LONG.get(key)
+    kept: tuple[int, ...] = ()
+    if last is not None:
+        old, old_ends = last
+        if line.startswith(old):
+            kept = old_ends[:-1]  # appended to: every row but the last stays
+        else:
+            before = bisect.bisect_left(old_ends, common_prefix(old, line))  # rows ending before the change
+            # The two last of those may still move: a word that reached the change can be pushed down,
+            # and a wide cluster after it pushed once more.
+            kept = old_ends[: max(0, before - 2)]
+    start = kept[-1] if kept else 0
+    ends = kept + tuple(start + end for end in _wrap(line[start:], width, policy))
+    _LAST_LONG[key] = (line, ends)
+    return ends
 
 
 def _wrap_ascii(line: str, width: int) -> tuple[int, ...]:

@@ -6,10 +6,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from inline_render import log as log_module
+from inline_render import style as style_module
+from inline_render import text as text_module
 from inline_render.log import LogState, entry_rows, log_rows
-from inline_render.style import clip_row, row_width
+from inline_render.style import DEFAULT, Row, Segment, clip_row, row_width
 from inline_render.text import WidthPolicy, wrap_line
-from inline_render.theme import draw_log_row, draw_log_rows
+from inline_render.theme import DIM, draw_log_row, draw_log_rows
 
 # Pieces that exercise the wrap: spaces, long words, wide and zero-width clusters, newlines, tabs.
 PIECES = [
@@ -31,32 +33,32 @@ PIECES = [
     "\ufe0f",
 ]
 texts = st.lists(st.sampled_from(PIECES), max_size=30).map("".join)
+# What reaches the wrap in a log or composer line: sanitized, tabs expanded, no newline.
+lines = texts.map(lambda text: text.replace("\n", "").replace("\t", "    "))
 policies = st.sampled_from(list(WidthPolicy))
 kinds = st.sampled_from(["text", "assistant", "tool", "diff", "user"])
 widths = st.integers(1, 30)
 
 
 def _wrap(line: str, width: int, policy: WidthPolicy) -> tuple[int, ...]:
-    return wrap_line.__wrapped__(line, width, policy)  # uncached
+    return text_module._wrap(line, max(1, width), policy)  # wrapped whole: no cache, no reuse
 
 
-@given(texts, texts, widths, policies)
+@given(lines, lines, widths, policies)
 def test_appending_keeps_every_row_of_a_line_but_its_last(
     line: str, more: str, width: int, policy: WidthPolicy
 ) -> None:
     """Greedy wrapping is stable under appends: streamed rows are re-wrapped from the old last row only."""
-    line, more = line.replace("\n", ""), more.replace("\n", "")
     before = _wrap(line, width, policy)
     after = _wrap(line + more, width, policy)
     assert after[: len(before) - 1] == before[:-1]
 
 
-@given(texts, widths, policies)
+@given(lines, widths, policies)
 def test_wrapping_the_rest_of_a_line_from_a_row_start_gives_the_same_rows(
     line: str, width: int, policy: WidthPolicy
 ) -> None:
     """Greedy wrapping has no memory across a row boundary: the rest of a line wraps alike from any row start."""
-    line = line.replace("\n", "")
     ends = _wrap(line, width, policy)
     for index in range(1, len(ends)):
         start = ends[index - 1]
@@ -110,3 +112,35 @@ def test_drawn_log_rows_fit_the_width_and_need_no_clipping(
     for row in drawn:
         assert row_width(row, policy) <= width
         assert clip_row(row, width, policy) == row
+
+
+plain = texts.map(lambda text: text.replace("\n", "").replace("\t", ""))
+segments = st.builds(Segment, plain, st.sampled_from([DEFAULT, DIM]))
+
+
+@given(st.lists(segments, max_size=4).map(tuple), st.integers(1, 30), policies)
+def test_clip_row_keeps_a_fitting_row_exactly_when_clipping_would(row: Row, width: int, policy: WidthPolicy) -> None:
+    """clip_row's shortcut for rows that fit returns what clipping segment by segment returns."""
+    ascii_fit = sum(len(s.text) for s in row) <= width and all(s.text.isascii() for s in row)
+    assert clip_row(row, width, policy) == (row if ascii_fit else style_module._clip(row, width, policy))
+
+
+@settings(max_examples=300)
+@given(texts, widths, policies, st.lists(st.tuples(st.integers(0, 3), texts, st.integers(0, 40)), max_size=30))
+def test_long_lines_edited_anywhere_wrap_as_if_wrapped_whole(
+    line: str, width: int, policy: WidthPolicy, edits: list[tuple[int, str, int]]
+) -> None:
+    """wrap_line's reuse of the previous long line's rows gives the rows of a fresh wrap, for any edit."""
+    line = line.replace("\n", "")
+    for action, piece, where in edits:
+        piece = piece.replace("\n", "")
+        at = min(where, len(line))
+        if action == 0:
+            line += piece
+        elif action == 1:
+            line = line[: max(0, len(line) - where % 4)]
+        elif action == 2:
+            line = line[:at] + piece + line[at:]
+        else:
+            line = line[:at] + line[at + 2 :]
+        assert wrap_line.__wrapped__(line, width, policy) == _wrap(line, width, policy)
