@@ -8,6 +8,7 @@ reports how many bytes, and so how many whole operations, reached the terminal.
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Callable
 from typing import Protocol
@@ -121,8 +122,13 @@ _FIXED: dict[type[Op], str] = {
 }
 
 
+@functools.lru_cache(maxsize=4096)
+def _move_code(row: int, col: int) -> str:
+    return f"\x1b[{row + 1};{col + 1}H"
+
+
 def _rows_inserted(ops: tuple[Op, ...]) -> int:
-    return sum(op.rows for op in ops if isinstance(op, Inserted))
+    return sum([op.rows for op in ops if type(op) is Inserted])
 
 
 class Vt100Backend:
@@ -161,18 +167,19 @@ class Vt100Backend:
         ends: list[int] = []
         size = 0
         for op in plan.ops:
-            fixed = _FIXED.get(type(op))
-            if fixed is not None:
+            if type(op) is Text:  # the most frequent operation first
+                style = op.style
+                if self._style is style or self._style == style:
+                    piece = op.text
+                else:
+                    piece = self._code(style) + op.text
+                    self._style = style
+            elif (fixed := _FIXED.get(type(op))) is not None:
                 piece = fixed
             elif isinstance(op, MoveTo):
-                piece = f"\x1b[{op.row + 1};{op.col + 1}H"
-            elif isinstance(op, Text):
-                parts: list[str] = []
-                self._style_to(op.style, parts)
-                parts.append(op.text)
-                piece = "".join(parts)
+                piece = _move_code(op.row, op.col)
             elif isinstance(op, (EraseLine, EraseDown)):
-                parts = []
+                parts: list[str] = []
                 self._style_to(DEFAULT, parts)  # erased cells take the current background
                 parts.append("\x1b[K" if isinstance(op, EraseLine) else "\x1b[J")
                 piece = "".join(parts)

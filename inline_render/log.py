@@ -9,6 +9,7 @@ A resize re-wraps from ``head`` only, so nothing is inserted twice or skipped.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
@@ -90,6 +91,15 @@ class LogState:
         entry = Entry(self.next_key, kind, _prepare(text, 0), entry_id, final)
         return evolve(self, entries=(*self.entries, entry), next_key=self.next_key + 1)
 
+    def extend(self, appends: Sequence[tuple[str, str, bool]]) -> LogState:
+        """``append`` of every (kind, text, final) in order, without ids."""
+        key = self.next_key
+        added = [
+            Entry(key + number, kind, _prepare(text, 0), None, final)
+            for number, (kind, text, final) in enumerate(appends)
+        ]
+        return evolve(self, entries=(*self.entries, *added), next_key=key + len(added))
+
     def _with(self, index: int, entry: Entry) -> LogState:
         entries = self.entries
         return evolve(self, entries=(*entries[:index], entry, *entries[index + 1 :]), next_key=self.next_key + 1)
@@ -167,6 +177,8 @@ def _spans(text: str, line_start: int, position: int, cap: int, policy: WidthPol
 @functools.lru_cache(maxsize=4096)
 def _final_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -> tuple[LogRow, ...]:
     text = entry.shown
+    if len(text) - start <= _cap(entry.kind, width) and text.isascii() and "\n" not in text:
+        return (LogRow(entry, 0, start, len(text)),)  # one short line: one row (what the wrap below gives)
     spans = _spans(text, text.rfind("\n", 0, start) + 1, start, _cap(entry.kind, width), policy, [])
     return tuple(LogRow(entry, line_start, row_start, row_end) for line_start, row_start, row_end in spans)
 

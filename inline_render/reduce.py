@@ -338,8 +338,23 @@ def reduce_inputs(state: AppState, inputs: Iterable[Input]) -> tuple[AppState, l
     if render is not state.render or state.log_cleared or state.pushed_rows:
         state = evolve(state, render=render, log_cleared=False, pushed_rows=0)
     out: Outputs = []
-    for item in inputs:
+    items = inputs if isinstance(inputs, (list, tuple)) else list(inputs)
+    index = 0
+    while index < len(items):
+        item = items[index]
         if state.legacy_diff and not isinstance(item, (LegacyText, Clock)):
             state = replace(state, legacy_diff=False)  # a legacy diff ends at the next other message
+        if type(item) is LogAppend and item.id is None:
+            # A run of appends without ids (a burst of output) extends the log once, not entry by entry.
+            run: list[tuple[str, str, bool]] = []
+            while index < len(items):
+                append = items[index]
+                if type(append) is not LogAppend or append.id is not None:
+                    break
+                run.append((append.kind, append.text, append.final))
+                index += 1
+            state = evolve(state, log=state.log.extend(run))
+            continue
         state = _HANDLERS[type(item)](state, item, out)
+        index += 1
     return state, out
