@@ -143,6 +143,17 @@ def test_text_events_stream_into_one_entry_and_final_finishes_it() -> None:
                            LogFinish("r1#1"))
 
 
+def test_a_ui_line_during_streaming_leaves_the_answer_open_so_final_is_not_repeated() -> None:
+    """A refused prompt's status line mid-stream does not split the answer; the final adds no duplicate entry."""
+    session = running()
+    step = feed(session, event("r1", 1, type="text", content="Done:"))
+    refused = session.start_run("another prompt")
+    rest = feed(session, event("r1", 2, type="text", content=" ok."), event("r1", 3, type="final", content="Done: ok."))
+    assert step.inputs == (LogAppend("assistant", "Done:", "r1#1", final=False),)
+    assert refused.inputs == (LogAppend("status", "A run is in progress; press Esc to cancel it first."),)
+    assert rest.inputs == (LogDelta("r1#1", " ok."), LogFinish("r1#1"))
+
+
 def test_final_without_text_is_the_entry() -> None:
     """If no text streamed, the final's content becomes a finished assistant entry."""
     step = feed(running(), event("r1", 1, type="final", content="All done."))

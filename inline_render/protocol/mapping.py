@@ -508,7 +508,7 @@ class Session:
         self._set_status("run", _RUN_LABELS[status], out)
 
     def _line(self, out: _Out, kind: str, text: str) -> None:
-        out.inputs += self._log.log(kind, text)
+        out.inputs += self._log.note(kind, text)
 
     def _once(self, key: str, text: str, out: _Out) -> None:
         if key not in self._reported:

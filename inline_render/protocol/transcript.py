@@ -2,9 +2,9 @@
 
 ``Transcript`` is the log-writing half of the session (pure, no I/O).  It keeps
 one invariant that makes the core's job simple: at most one entry is streaming
-at a time, and any other log entry first finishes it (``LogFinish``), so text
+at a time, and any other agent entry first finishes it (``LogFinish``), so text
 streamed after a tool call starts a new assistant entry *below* the tool entry
-instead of growing one above it.
+instead of growing one above it.  The UI's own lines (``note``) do not.
 """
 
 from __future__ import annotations
@@ -117,6 +117,14 @@ class Transcript:
     def log(self, kind: str, text: str) -> list[Input]:
         """A finished entry of ``kind`` (any streaming entry is finished first)."""
         return [*self.finish_stream(), LogAppend(kind, text)]
+
+    def note(self, kind: str, text: str) -> list[Input]:
+        """A line of the UI's own (stderr, a refused prompt, a lost event) that leaves a streaming answer open.
+
+        The core keeps it below the streaming entry until that entry is done (scrollback stays in order), and
+        the answer goes on growing in place, so a later ``final`` is not mistaken for new text.
+        """
+        return [LogAppend(kind, text)]
 
     def finish_stream(self, run_id: str | None = None) -> list[Input]:
         """Finish the streaming entry (only if it belongs to ``run_id``, when given)."""
