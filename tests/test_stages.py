@@ -14,6 +14,7 @@ from inline_render import (
     ConfirmPhase,
     ConfirmRequest,
     CursorPhase,
+    InvalidInput,
     InvariantViolation,
     Key,
     LogAppend,
@@ -195,3 +196,16 @@ def test_no_color_depth_drops_colours_but_keeps_attributes(monkeypatch: pytest.M
     Vt100Backend(plain.extend).write(plan)
     assert b"31" in coloured and b"1" in plain
     assert b"31" not in plain and plain.endswith(b"x")
+
+
+@pytest.mark.parametrize(("columns", "rows"), [(0, 24), (80, 0), (10**6, 24), (80, -1)])
+def test_absurd_terminal_sizes_are_invalid_input(columns: int, rows: int) -> None:
+    """A renderer refuses a size no terminal has with InvalidInput naming the field, before allocating."""
+    with pytest.raises(InvalidInput, match="terminal size"):
+        Renderer.in_memory(columns, rows)
+
+
+def test_a_start_row_below_the_screen_means_the_bottom_row() -> None:
+    """A cursor row outside the screen (a stale report) anchors at the bottom instead of failing."""
+    assert initial_state(Config(), 80, 24, cursor_row=99).screen.start_row == 23
+
