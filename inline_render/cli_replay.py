@@ -47,14 +47,22 @@ def _run_one(path: Path, args: argparse.Namespace, out: TextIO) -> int:
         print(f"ERROR {error}", file=out)
         return EXIT_INVALID
     result = replay(scenario, update=args.update, use_pyte=not args.no_pyte)
-    if args.bytes is not None:
-        args.bytes.write_bytes(result.data)
-    if args.trace is not None:
-        args.trace.write_text("".join(line + "\n" for line in iter_trace_lines(result)), encoding="utf-8")
-    if args.update and result.updated is not None:
-        changed = write_scenario(result.updated)
-        print(f"{'UPDATED' if changed else 'PASS'} {path} ({_summary(result)})", file=out)
-        return EXIT_OK
+    target = path
+    try:
+        if args.bytes is not None:
+            target = args.bytes
+            target.write_bytes(result.data)
+        if args.trace is not None:
+            target = args.trace
+            target.write_text("".join(line + "\n" for line in iter_trace_lines(result)), encoding="utf-8")
+        if args.update and result.updated is not None:
+            target = path
+            changed = write_scenario(result.updated)
+            print(f"{'UPDATED' if changed else 'PASS'} {path} ({_summary(result)})", file=out)
+            return EXIT_OK
+    except OSError as error:
+        print(f"ERROR {target}: cannot write: {error.strerror or error}", file=out)
+        return EXIT_INVALID
     if result.passed:
         print(f"PASS {path} ({_summary(result)})", file=out)
         return EXIT_OK

@@ -117,3 +117,13 @@ def test_invalid_input_exits_2(tmp_path: Path) -> None:
     status, out = run(str(tmp_path))
     assert status == 2
     assert "2 passed, 0 failed, 1 invalid" in out
+
+
+def test_unwritable_output_file_is_an_error_not_a_traceback(tmp_path: Path) -> None:
+    """--bytes or --trace into a missing directory exits 2 with an ERROR line naming the file."""
+    path = some_scenario(tmp_path)
+    for option in ("--bytes", "--trace"):
+        target = tmp_path / "missing" / "out"
+        status, out = run(option, str(target), str(path))
+        assert status == 2, out
+        assert f"ERROR {target}: cannot write" in out
