@@ -234,3 +234,18 @@ def test_sigwinch_resizes_the_viewport(pty: Pty) -> None:
         app.exit(0)
 
     assert asyncio.run(app.run(main)) == 0
+
+
+def test_a_record_file_that_cannot_be_opened_is_an_error_line_not_a_crash(pty: Pty, tmp_path: Any) -> None:
+    """record= into a missing directory: the app still runs, shows why it is not recording, and exits 0."""
+    target = tmp_path / "missing" / "session.jsonl"
+    app = pty.app(record=str(target))
+
+    async def main(app: InlineApp) -> None:
+        await _until(lambda: "No such file or directory" in " ".join(pty.terminal.screen_lines()))
+        assert any("Cannot record to" in line for line in pty.terminal.screen_lines())
+        app.exit(0)
+
+    assert asyncio.run(app.run(main)) == 0
+    assert not target.exists()
+    assert pty.output().endswith(LEAVE_MODES)

@@ -40,7 +40,7 @@ from prompt_toolkit.input import create_input
 from ..app import AppState
 from ..backend import StreamSink, Vt100Backend
 from ..composer import normalize_key
-from ..inputs import Clock, Input, Key, Resize
+from ..inputs import Clock, Input, Key, LogAppend, Resize
 from ..outputs import Interrupt, Output, Quit
 from ..state import Config
 from ..tick import Renderer
@@ -290,8 +290,8 @@ class InlineApp:
                 self.renderer = Renderer(
                     backend, columns, rows, config=config, cursor_row=report.row if report else None
                 )
-                if self.options.record and hasattr(self.renderer, "record_to"):
-                    self.renderer.record_to(self.options.record)
+                if self.options.record:
+                    self._start_recording(self.options.record)
                 self._queued_size = (columns, rows)
                 self._install_signals(resize=True)
                 self.scheduler.request(urgent=True)  # draw the empty viewport at once
@@ -301,6 +301,14 @@ class InlineApp:
                 if self._flush_timer is not None:
                     self._flush_timer.cancel()
                 self._restore_inline()
+
+    def _start_recording(self, path: str) -> None:
+        """Record to ``path``; a file that cannot be opened is an error line, not a crash."""
+        assert self.renderer is not None
+        try:
+            self.renderer.record_to(path)
+        except OSError as error:
+            self.scheduler.add([LogAppend("error", f"Cannot record to {path}: {error.strerror or error}")])
 
     def _restore_inline(self) -> None:
         """Flush the transcript below the history and reset the terminal; never raises."""
