@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import os
 import shlex
 import sys
@@ -79,9 +80,9 @@ class Demo:
                 await consumer
         finally:
             consumer.cancel()
-            crashed = client.session.exited  # it exited before we asked it to
-            code = await client.close()
-        return 1 if crashed and code not in (0, None) else 0
+            crashed = client.session.exited  # it exited (or never started) before we asked it to
+            code = await client.close()  # None: it could not be started at all
+        return 1 if crashed and code != 0 else 0
 
     # --- runtime -> app -----------------------------------------------------------------------
 
@@ -180,6 +181,17 @@ class Demo:
             await asyncio.sleep(0.01)
 
 
+def _rate(text: str) -> float:
+    """``--max-rate``: a positive, finite number of ticks per second."""
+    try:
+        rate = float(text)
+    except ValueError:
+        rate = math.nan
+    if not (math.isfinite(rate) and rate > 0):
+        raise argparse.ArgumentTypeError(f"must be a positive number of ticks per second, got {text!r}")
+    return rate
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``demo`` command's arguments."""
     parser = argparse.ArgumentParser(
@@ -194,26 +206,29 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--mode", choices=[m.value for m in OutputMode], default="auto", help="output mode")
     parser.add_argument("--ascii", action="store_true", help="plain mode: strict ASCII")
     parser.add_argument("--result-stdout", action="store_true", help="final answer to stdout, the UI to stderr")
-    parser.add_argument("--max-rate", type=float, default=DEFAULT_MAX_RATE, help="most ticks per second")
+    parser.add_argument("--max-rate", type=_rate, default=DEFAULT_MAX_RATE, help="most ticks per second")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``python -m inline_render demo``."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     ui = sys.stderr if args.result_stdout else sys.stdout
     inline = resolve_mode(OutputMode(args.mode), ui, os.environ) is OutputMode.INLINE
     # Plain and JSON Lines output read no keys: nobody could answer a dialog or type the next prompt.
     unattended = args.script or not stream_is_tty(sys.stdin) or not inline
-    if args.runtime:
-        command = shlex.split(args.runtime)
+    if args.runtime is not None:
+        try:
+            command = shlex.split(args.runtime)
+        except ValueError as error:  # an unclosed quote
+            parser.error(f"argument --runtime: {error}")
+        if not command:
+            parser.error("argument --runtime: needs a command")
         prompts = args.prompt or (["hello"] if unattended else [])
     else:
         command = [sys.executable, "-m", "inline_render.fake_runtime"]
         prompts = args.prompt or list(DEMO_PROMPTS)
-    if not command:
-        print("demo: --runtime needs a command", file=sys.stderr)
-        return 2
     options = AppOptions(
         mode=OutputMode(args.mode),
         config=Config(placeholder="Type a message \u00b7 /help"),
