@@ -173,7 +173,7 @@ def _header(where: str, data: Any) -> dict[str, Any]:
         raise _fail(where, "the header must be a JSON object")
     if data.get("format") != FORMAT:
         raise _fail(where, f"field 'format' must be {FORMAT!r}, got {data.get('format')!r}")
-    if data.get("version") != VERSION:
+    if type(data.get("version")) is not int or data["version"] != VERSION:  # not true, not 1.0
         raise _fail(where, f"field 'version' must be {VERSION}, got {data.get('version')!r}")
     unknown = sorted(set(data) - _HEADER_KEYS)
     if unknown:

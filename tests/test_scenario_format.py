@@ -30,6 +30,8 @@ MALFORMED = [
     ("{not json", ":1:", "invalid JSON"),
     (text_of(header(format="other")), ":1:", "'format'"),
     (text_of(header(version=2)), ":1:", "'version'"),
+    (text_of(header(version=True)), ":1:", "'version'"),
+    (text_of(header(version=1.0)), ":1:", "'version'"),
     (text_of(header(extra=1)), ":1:", "'extra'"),
     (text_of(header(terminal={"columns": 0, "rows": 5})), ":1:", "'terminal.columns'"),
     (text_of(header(terminal={"columns": 5})), ":1:", "'terminal.rows'"),
