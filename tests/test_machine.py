@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from hypothesis import HealthCheck, Phase, find, given, settings
@@ -55,16 +55,18 @@ class ChatMachine(RenderMachine):
     """The README's subclassing example: another size, an app rule and an app invariant."""
 
     columns, rows = 30, 10
+    calls: ClassVar[dict[str, int]] = {"tool_burst": 0, "composer_on_last_row": 0}  # across runs: the test reads them
 
     @rule(count=st.integers(1, 5))
     def tool_burst(self, count: int) -> None:
         self.feed([LogAppend("tool", "\n".join(f"file_{i}" for i in range(count)))])
-        self.bursts = getattr(self, "bursts", 0) + 1
+        ChatMachine.calls["tool_burst"] += 1
 
     @invariant()
     def composer_on_last_row(self) -> None:
         cursor = self.app.terminal.cursor
         assert cursor.y < self.app.terminal.rows
+        ChatMachine.calls["composer_on_last_row"] += 1
 
 
 def quick(**changes: Any) -> settings:
@@ -81,7 +83,9 @@ def quick(**changes: Any) -> settings:
 
 def test_subclass_runs_its_own_rules_with_the_base_invariants() -> None:
     """A subclass with a new size, rule and invariant runs as a hypothesis test (the documented recipe)."""
+    ChatMachine.calls.update(dict.fromkeys(ChatMachine.calls, 0))
     run_state_machine_as_test(ChatMachine, settings=quick())
+    assert ChatMachine.calls["tool_burst"] > 0 and ChatMachine.calls["composer_on_last_row"] > 0
 
 
 def test_machine_catches_a_renderer_that_inserts_rows_twice(monkeypatch: pytest.MonkeyPatch) -> None:
