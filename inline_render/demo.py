@@ -62,11 +62,12 @@ class Demo:
         self.client = client
         app.send(Status("demo \u00b7 /help for commands"))
         consumer = asyncio.ensure_future(self._consume())
+        initialized = None
         try:
-            await client.start()
+            initialized = await client.start()  # None: it could not start or never answered initialize
             if self.unattended:
                 for prompt in self.prompts:
-                    if client.session.exited:
+                    if client.session.exited or initialized is None:
                         break
                     await self._type(prompt)
                     await self._wait_run_started()
@@ -82,7 +83,7 @@ class Demo:
             consumer.cancel()
             crashed = client.session.exited  # it exited (or never started) before we asked it to
             code = await client.close()  # None: it could not be started at all
-        return 1 if crashed and code != 0 else 0
+        return 1 if (crashed and code != 0) or initialized is None else 0
 
     # --- runtime -> app -----------------------------------------------------------------------
 

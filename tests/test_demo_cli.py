@@ -45,3 +45,18 @@ def test_a_runtime_that_cannot_start_fails_the_unattended_demo() -> None:
     assert done.returncode == 1, done.stdout + done.stderr
     assert "Could not start the runtime" in done.stdout
     assert "Traceback" not in done.stderr
+
+
+def test_a_runtime_that_exits_before_initialize_fails_the_unattended_demo() -> None:
+    """A runtime that prints garbage and exits 0 without answering initialize: exit 1, its output shown."""
+    done = subprocess.run(
+        [sys.executable, "-m", "inline_render", "demo", "--runtime", 'sh -c "echo garbage"', "--mode", "plain"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "garbage" in done.stdout
+    assert "Traceback" not in done.stderr
