@@ -199,7 +199,7 @@ class FakeRuntime:
         if not isinstance(message, dict):
             self.fail(None, -32600, "Invalid Request")
             return
-        method, rid, params = message.get("method"), message.get("id"), message.get("params") or {}
+        method, rid, params = message.get("method"), message.get("id"), message.get("params")
         if method is None:  # a response to one of our requests
             future = self.waiting.get(str(rid))
             if future is not None and not future.done():
@@ -207,6 +207,12 @@ class FakeRuntime:
             return
         if method in self.options.ignore:
             return
+        problem = _invalid_params(method, params)
+        if problem is not None:
+            if rid is not None:  # a runtime answers bad params with -32602 (a notification gets nothing)
+                self.fail(rid, -32602, f"Invalid params: {problem}")
+            return
+        params = params or {}
         if method == "initialize":
             ui = params.get("ui_capabilities") or {}
             self.structured = not self.options.legacy and bool(ui.get("supports_permission_preflight_events"))
@@ -222,13 +228,28 @@ class FakeRuntime:
             self.runs += 1
             self.run_id, self.seq = f"run-{self.runs}", 0
             self.respond(rid, {"run_id": self.run_id})  # answered before any event of the run
-            self.task = asyncio.ensure_future(self.run(str(params.get("prompt", ""))))
+            self.task = asyncio.ensure_future(self.run(params["prompt"]))
         elif method == "run.cancel":
             self.respond(rid, {})
             if self.task is not None and params.get("run_id") == self.run_id:
                 self.task.cancel()
         elif rid is not None:
             self.fail(rid, -32601, f"Method not found: {method}")
+
+
+def _invalid_params(method: str, params: Any) -> str | None:
+    """What is wrong with a request's params (checked before acting on it), or None."""
+    if params is not None and not isinstance(params, dict):
+        return "params must be an object"
+    params = params or {}
+    if method == "initialize" and not (isinstance(params.get("protocol_version"), int)
+                                       and not isinstance(params.get("protocol_version"), bool)):
+        return "'protocol_version' must be an integer"
+    if method == "run.start" and not isinstance(params.get("prompt"), str):
+        return "'prompt' must be a string"
+    if method == "run.cancel" and not isinstance(params.get("run_id"), str):
+        return "'run_id' must be a string"
+    return None
 
 
 async def serve(options: argparse.Namespace) -> None:
