@@ -132,7 +132,30 @@ def text_width(text: str, policy: WidthPolicy = WidthPolicy.CODEPOINT) -> int:
 
 @functools.lru_cache(maxsize=2048)
 def _cached_width(text: str, policy: WidthPolicy) -> int:
-    return sum(map(_CLUSTER_WIDTH[policy], wcwidth.iter_graphemes(text)))
+    # The last text measured per policy, its cluster starts and the width before each: the row being
+    # typed is measured again per keystroke, from the cluster holding its first changed character (as
+    # in ``_wrap_resumed``).  Taken out while in use and checked by content: a pure-function cache.
+    last = _LAST_WIDTH.pop(policy, None)
+    starts: list[int] = []
+    before: list[int] = []
+    total = offset = 0
+    if last is not None:
+        old, starts, before = last
+        index = bisect.bisect_left(starts, common_prefix(old, text)) - 1
+        if index >= 0:
+            offset, total = starts[index], before[index]
+        del starts[max(0, index) :], before[max(0, index) :]
+    width = _CLUSTER_WIDTH[policy]
+    for cluster in wcwidth.iter_graphemes(text[offset:] if offset else text):
+        starts.append(offset)
+        before.append(total)
+        offset += len(cluster)
+        total += width(cluster)
+    _LAST_WIDTH[policy] = (text, starts, before)
+    return total
+
+
+_LAST_WIDTH: dict[WidthPolicy, tuple[str, list[int], list[int]]] = {}
 
 
 def expand_tabs(text: str, start_column: int = 0, policy: WidthPolicy = WidthPolicy.CODEPOINT) -> str:
@@ -193,12 +216,17 @@ def wrap_line(line: str, width: int, policy: WidthPolicy = WidthPolicy.CODEPOINT
     not fit.  An empty line is one empty row.
     """
     width = max(1, width)
-    if len(line) > 3 * width and _ASCII_CONTROL.search(line) is None:
+    if _ASCII_CONTROL.search(line) is not None:
+        return _wrap(line, width, policy)
+    if not line.isascii():
+        return _wrap_resumed(line, width, policy)
+    if len(line) > 3 * width:
         return _wrap_long(line, width, policy)
-    return _wrap(line, width, policy)
+    return _wrap_ascii(line, width)
 
 
 def _wrap(line: str, width: int, policy: WidthPolicy) -> tuple[int, ...]:
+    """The line wrapped whole (no reuse)."""
     return _wrap_ascii(line, width) if line.isascii() else _wrap_clusters(line, width, policy)
 
 
@@ -281,7 +309,41 @@ def _wrap_ascii(line: str, width: int) -> tuple[int, ...]:
     return tuple(ends)
 
 
-def _wrap_clusters(line: str, width: int, policy: WidthPolicy) -> tuple[int, ...]:
+# The wrap's state before a cluster: its offset, rows ended so far, column, row start, word start,
+# content, after_space (the variables of ``_wrap_clusters``).
+_Mark = tuple[int, int, int, int, int, bool, bool]
+_Memo = tuple[list[int], list[int], list[_Mark]]  # row ends so far, cluster starts, a mark per cluster
+# The last non-ASCII line wrapped at each width and policy, with its cluster starts and the wrap's state
+# before each cluster.  A keystroke in the composer changes its line at one place: the wrap resumes
+# before the cluster that holds the first changed character, so it costs a cluster or two, not the
+# line.  Whether a cluster starts at an offset depends only on the text up to the character there,
+# and the rest of a line segments alone as it does in the whole line (as ``_wrap_long`` relies on).
+# Entries are taken out while in use and checked by content: a pure-function cache.
+_LAST_CLUSTERS: dict[tuple[int, WidthPolicy], tuple[str, list[int], list[int], list[_Mark]]] = {}
+
+
+def _wrap_resumed(line: str, width: int, policy: WidthPolicy) -> tuple[int, ...]:
+    """``_wrap_clusters`` of a non-ASCII line without ASCII controls, resumed from the last such line."""
+    key = (width, policy)
+    last = _LAST_CLUSTERS.pop(key, None)  # atomic: the lists are this call's alone from here on
+    memo: _Memo = ([], [], [])
+    resume: _Mark | None = None
+    if last is not None:
+        old, ends, starts, marks = last
+        index = bisect.bisect_left(starts, common_prefix(old, line)) - 1  # last cluster starting in the common part
+        if index >= 0:
+            resume = marks[index]
+            del ends[resume[1] :], starts[index:], marks[index:]
+            memo = ends, starts, marks
+    result = _wrap_clusters(line, width, policy, memo, resume)
+    _LAST_CLUSTERS[key] = (line, *memo)
+    return result
+
+
+def _wrap_clusters(
+    line: str, width: int, policy: WidthPolicy, memo: _Memo | None = None, resume: _Mark | None = None
+) -> tuple[int, ...]:
+    """Wrap cluster by cluster; ``memo`` records the state before every cluster, ``resume`` starts from one."""
     ends: list[int] = []
     column = 0  # cells used in the current row, hanging spaces included
     row_start = 0
@@ -289,8 +351,14 @@ def _wrap_clusters(line: str, width: int, policy: WidthPolicy) -> tuple[int, ...
     content = False  # the current row has a non-space cluster before word_start
     after_space = False
     offset = 0
-    cells = iter_cells(line, policy)
-    for cluster, cells_wide in cells:
+    if memo is not None:
+        ends, starts, marks = memo
+        if resume is not None:
+            offset, _, column, row_start, word_start, content, after_space = resume
+    for cluster, cells_wide in iter_cells(line[offset:] if offset else line, policy):
+        if memo is not None:
+            starts.append(offset)
+            marks.append((offset, len(ends), column, row_start, word_start, content, after_space))
         if cluster == " ":
             after_space = True
             column += 1
@@ -318,5 +386,4 @@ def _wrap_clusters(line: str, width: int, policy: WidthPolicy) -> tuple[int, ...
         column += cells_wide
         content = True
         offset += len(cluster)
-    ends.append(len(line))
-    return tuple(ends)
+    return (*ends, len(line))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import wcwidth
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -10,7 +11,7 @@ from inline_render import style as style_module
 from inline_render import text as text_module
 from inline_render.log import LogState, entry_rows, log_rows
 from inline_render.style import DEFAULT, Row, Segment, clip_row, row_width
-from inline_render.text import WidthPolicy, wrap_line
+from inline_render.text import WidthPolicy, grapheme_width, wrap_line
 from inline_render.theme import DIM, draw_log_row, draw_log_rows
 
 # Pieces that exercise the wrap: spaces, long words, wide and zero-width clusters, newlines, tabs.
@@ -144,3 +145,25 @@ def test_long_lines_edited_anywhere_wrap_as_if_wrapped_whole(
         else:
             line = line[:at] + line[at + 2 :]
         assert wrap_line.__wrapped__(line, width, policy) == _wrap(line, width, policy)
+
+
+@settings(max_examples=300)
+@given(texts, policies, st.lists(st.tuples(st.integers(0, 3), texts, st.integers(0, 40)), max_size=30))
+def test_text_widths_measured_after_an_edit_equal_the_widths_measured_whole(
+    text: str, policy: WidthPolicy, edits: list[tuple[int, str, int]]
+) -> None:
+    """text_width's reuse of the previous text's clusters gives the sum over a fresh segmentation, for any edit."""
+    text = text.replace("\n", "")
+    for action, piece, where in edits:
+        piece = piece.replace("\n", "")
+        at = min(where, len(text))
+        if action == 0:
+            text += piece
+        elif action == 1:
+            text = text[: max(0, len(text) - where % 4)]
+        elif action == 2:
+            text = text[:at] + piece + text[at:]
+        else:
+            text = text[:at] + text[at + 2 :]
+        fresh = sum(grapheme_width(cluster, policy) for cluster in wcwidth.iter_graphemes(text))
+        assert text_module._cached_width.__wrapped__(text, policy) == fresh
