@@ -209,12 +209,27 @@ def _streaming_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -
     return tuple(LogRow(entry, line_start, row_start, row_end) for line_start, row_start, row_end in spans)
 
 
+# The last log wrapped, with its width, policy and rows: a tick that leaves the log alone (a
+# keystroke, the redraw after an insertion) reuses them.  A LogState is immutable and held here, so
+# the same object means the same rows (one entry: it keeps one old log alive at most).
+_LAST_ROWS: dict[None, tuple[LogState, int, WidthPolicy, tuple[tuple[LogRow, ...], int]]] = {}
+
+
 def log_rows(log: LogState, width: int, policy: WidthPolicy) -> tuple[tuple[LogRow, ...], int]:
     """All pending rows at ``width``, and how many of them (a prefix) are committed.
 
     Scrollback is append-only and ordered, so the committed rows end at the
     first row of the first entry's line that can still change.
     """
+    last = _LAST_ROWS.get(None)
+    if last is not None and last[0] is log and last[1] == width and last[2] is policy:
+        return last[3]
+    result = _log_rows(log, width, policy)
+    _LAST_ROWS[None] = (log, width, policy, result)
+    return result
+
+
+def _log_rows(log: LogState, width: int, policy: WidthPolicy) -> tuple[tuple[LogRow, ...], int]:
     rows: list[LogRow] = []
     committed = -1
     start = log.head
