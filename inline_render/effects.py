@@ -321,14 +321,17 @@ def settle(state: AppState, layout: Layout, plan: Plan, projection: Projection, 
             sync, cursor = SyncPhase.INSERTED_NEEDS_REDRAW, CursorPhase.HIDDEN_DURING_SCROLLBACK_INSERT
         else:
             sync, cursor = state.render.sync_phase, state.render.cursor_phase
-    # One RenderState built directly (the seven fields), not a chain of copies: this runs every tick.
-    render = RenderState(
-        wrapped_total=planned.wrapped_total,
-        visible_start=max(planned.visible_start, inserted_until),
-        visible_end=planned.visible_end,
-        inserted_until=inserted_until,
-        sync_phase=sync,
-        confirm_phase=planned.confirm_phase,
-        cursor_phase=cursor,
-    )
+    if not inserted and sync is planned.sync_phase and cursor is planned.cursor_phase:
+        render = planned  # the usual tick: nothing inserted, the phases as planned (visible_start >= inserted_until)
+    else:
+        # One RenderState built directly (the seven fields), not a chain of copies.
+        render = RenderState(
+            wrapped_total=planned.wrapped_total,
+            visible_start=max(planned.visible_start, inserted_until),
+            visible_end=planned.visible_end,
+            inserted_until=inserted_until,
+            sync_phase=sync,
+            confirm_phase=planned.confirm_phase,
+            cursor_phase=cursor,
+        )
     return evolve(state, log=log, render=render, screen=screen, fault=None)

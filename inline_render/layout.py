@@ -106,15 +106,21 @@ def compute_layout(state: AppState) -> Layout:
     sync = SyncPhase.NEEDS_INSERT if insert_end > inserted else render.sync_phase
     if sync is SyncPhase.NEEDS_INSERT and insert_end == inserted:
         sync = SyncPhase.IDLE
-    render = RenderState(
-        wrapped_total=total,
-        visible_start=start,
-        visible_end=total,
-        inserted_until=inserted,
-        sync_phase=sync,
-        confirm_phase=render.confirm_phase,
-        cursor_phase=render.cursor_phase,
-    )
+    if not (
+        render.wrapped_total == total
+        and render.visible_start == start
+        and render.visible_end == total
+        and render.sync_phase is sync
+    ):  # else the same seven fields: keep the object (a tick that adds no row builds none)
+        render = RenderState(
+            wrapped_total=total,
+            visible_start=start,
+            visible_end=total,
+            inserted_until=inserted,
+            sync_phase=sync,
+            confirm_phase=render.confirm_phase,
+            cursor_phase=render.cursor_phase,
+        )
     return Layout(
         columns=width,
         height=height,
@@ -161,7 +167,7 @@ def draw_frame(state: AppState, layout: Layout) -> Frame:
     """The viewport's styled rows and where the cursor belongs (the focused text field)."""
     width, policy = layout.columns, state.config.width_policy
     tail = draw_log_rows(layout.visible, width, policy)  # clipped already
-    tail.extend(() for _ in range(layout.log_height - len(tail)))
+    tail += [()] * (layout.log_height - len(tail))  # blank rows under a short log (none when negative)
     rows: list[Row] = []  # the rest of the viewport, below the log tail (every row clipped to the width)
     cursor_row, cursor_col = layout.composer_cursor
     cursor = (layout.height - layout.composer_height + cursor_row, cursor_col)

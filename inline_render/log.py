@@ -206,8 +206,11 @@ def _streaming_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -
     if len(_STREAMS) >= _STREAMS_MAX and key not in _STREAMS:
         _STREAMS.clear()
     _STREAMS[key] = (line_start, text[start:], spans)
-    return tuple(LogRow(entry, line_start, row_start, row_end) for line_start, row_start, row_end in spans)
+    # tuple.__new__ directly: a NamedTuple's own __new__ is a Python call per row, every delta.
+    return tuple([_new_row(LogRow, (entry, *span)) for span in spans])
 
+
+_new_row = tuple.__new__
 
 # The last log wrapped, with its width, policy and rows: a tick that leaves the log alone (a
 # keystroke, the redraw after an insertion) reuses them.  A LogState is immutable and held here, so
