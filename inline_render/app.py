@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from .composer import TextField
 from .dialogs import Dialog
 from .errors import InvalidInput
+from .evolve import fast_init
 from .inputs import MAX_TERMINAL_SIDE, ConfirmRequest, PickRequest, PromptRequest
 from .log import LogState
 from .state import Config, RenderState
@@ -17,6 +18,7 @@ __all__ = ["AppState", "Screen", "initial_state"]
 DialogRequest = ConfirmRequest | PromptRequest | PickRequest
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Screen:
     """What the effects stage knows about the terminal: the only fields it may change.

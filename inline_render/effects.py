@@ -19,7 +19,7 @@ from typing import cast
 import wcwidth
 
 from .app import AppState, Screen
-from .evolve import evolve
+from .evolve import evolve, fast_init
 from .layout import Frame, Layout
 from .ops import (
     Anchored,
@@ -55,6 +55,7 @@ _RESET_REGION, _RESET_STYLE = ResetRegion(), ResetStyle()
 _INSERTED_ONE = Inserted(1)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class EffectResult:
     """What really reached the terminal in a tick."""
@@ -66,6 +67,7 @@ class EffectResult:
     error: str | None = None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Projection:
     """The terminal knowledge after the whole plan is written."""

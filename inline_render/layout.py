@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from .app import AppState
 from .composer import TextField, render_field
 from .dialogs import DialogView, PromptDialog
+from .evolve import fast_init
 from .log import LogRow, log_rows
 from .state import RenderState, SyncPhase
 from .style import DEFAULT, Row, Segment, clip_row, styled
@@ -23,6 +24,7 @@ from .theme import DIM, SPINNER, draw_log_rows
 __all__ = ["Frame", "Layout", "compute_layout", "draw_frame"]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Layout:
     """Region sizes, the wrapped pending log, and the RenderState rows for this tick."""
@@ -43,6 +45,7 @@ class Layout:
     composer_cursor: tuple[int, int]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Frame:
     """The viewport's rows (exactly ``height`` of them, right-trimmed) and the cursor."""

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from .evolve import evolve
+from .evolve import evolve, fast_init
 from .text import WidthPolicy, expand_tabs, sanitize, text_width, wrap_line
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
 DECORATED_PREFIX_WIDTH = 2  # every decorated kind has a 2-cell prefix ("› ", "▸ ", ...) or indent
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One log entry; ``text`` is sanitized with tabs expanded, ``key`` is unique per log."""

@@ -12,6 +12,7 @@ from prompt_toolkit.output.color_depth import ColorDepth
 from .app import AppState, initial_state
 from .backend import MemorySink, Vt100Backend
 from .effects import EffectResult, plan_terminal_effects, settle
+from .evolve import fast_init
 from .inputs import Input, LogClear, Resize
 from .layout import Frame, Layout, compute_layout, draw_frame
 from .outputs import Output
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["InMemoryRenderer", "Renderer", "TickRecorder", "TickResult", "apply_terminal_effects", "tick"]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TickResult:
     """Everything one tick produced."""

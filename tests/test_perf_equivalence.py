@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import FrozenInstanceError, dataclass
+
+import pytest
 import wcwidth
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -9,6 +12,7 @@ from hypothesis import strategies as st
 from inline_render import log as log_module
 from inline_render import style as style_module
 from inline_render import text as text_module
+from inline_render.evolve import evolve, fast_init
 from inline_render.log import LogState, entry_rows, log_rows
 from inline_render.style import DEFAULT, Row, Segment, clip_row, row_width
 from inline_render.text import WidthPolicy, grapheme_width, wrap_line
@@ -167,3 +171,38 @@ def test_text_widths_measured_after_an_edit_equal_the_widths_measured_whole(
             text = text[:at] + text[at + 2 :]
         fresh = sum(grapheme_width(cluster, policy) for cluster in wcwidth.iter_graphemes(text))
         assert text_module._cached_width.__wrapped__(text, policy) == fresh
+
+
+def test_fast_init_builds_what_the_dataclass_init_builds() -> None:
+    """fast_init's __init__ takes the same arguments and defaults and sets the same fields as the generated one."""
+
+    @dataclass(frozen=True, slots=True)
+    class Plain:
+        a: int
+        b: str = "b"
+        c: tuple[int, ...] = ()
+
+    @fast_init
+    @dataclass(frozen=True, slots=True)
+    class Fast:
+        a: int
+        b: str = "b"
+        c: tuple[int, ...] = ()
+
+    for args, kwargs in [((1,), {}), ((1, "x"), {}), ((), {"a": 2, "c": (3,)}), ((4,), {"b": "y"})]:
+        plain, fast = Plain(*args, **kwargs), Fast(*args, **kwargs)  # type: ignore[arg-type]
+        assert (fast.a, fast.b, fast.c) == (plain.a, plain.b, plain.c)
+    bad: list[tuple[tuple[object, ...], dict[str, object]]] = [
+        ((), {}),
+        ((1,), {"a": 1}),
+        ((1, "x", (), 5), {}),
+        ((1,), {"d": 1}),
+    ]
+    for bad_args, bad_kwargs in bad:
+        with pytest.raises(TypeError):
+            Fast(*bad_args, **bad_kwargs)  # type: ignore[arg-type]
+    with pytest.raises(FrozenInstanceError):
+        Fast(1).a = 2  # type: ignore[misc]
+    assert evolve(Fast(1, "x"), c=(5,)) == Fast(1, "x", (5,))
+    with pytest.raises(TypeError):
+        evolve(Fast(1), d=1)
