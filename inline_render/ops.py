@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
+from .evolve import fast_init
 from .style import Style
 
 __all__ = [
@@ -59,6 +60,7 @@ class ShowCursor:
     """``ESC[?25h``."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class MoveTo:
     """Cursor to (``row``, ``col``)."""
@@ -67,6 +69,7 @@ class MoveTo:
     col: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Text:
     """Sanitized text in a style, at the cursor."""
@@ -108,6 +111,7 @@ class LineFeed:
     """One ``\\n`` at the bottom of the scroll region: the region scrolls up by one row."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Inserted:
     """Marker: ``rows`` more log rows are in scrollback once everything before is written."""
@@ -116,6 +120,7 @@ class Inserted:
     top_delta: int = 0
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Anchored:
     """Marker: the viewport is placed at screen row ``top``."""
@@ -142,6 +147,7 @@ Op = Union[
 ]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Plan:
     """The operations of one tick; ``fail_after`` makes a replay backend fail after that many bytes."""

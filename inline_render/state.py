@@ -6,6 +6,7 @@ import enum
 from dataclasses import dataclass
 
 from .errors import InvalidInput, InvariantViolation
+from .evolve import fast_init
 from .text import WidthPolicy
 
 __all__ = [
@@ -41,6 +42,7 @@ class CursorPhase(enum.Enum):
     HIDDEN_DURING_SCROLLBACK_INSERT = "hidden_during_scrollback_insert"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RenderState:
     """The seven fields of the specification; row indices count wrapped log rows."""
