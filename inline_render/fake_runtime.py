@@ -42,8 +42,10 @@ DIFF = """--- a/hello.py
  def greet(name):
 -    print("hi " + name)
 +    print(f"Hello, {name}!")"""
-INTRO = ("I'll update the greeting in `hello.py`. It currently reads:\n\n"
-         f"```python\n{SOURCE}```\n\nLet me look at the file first.")
+INTRO = (
+    "I'll update the greeting in `hello.py`. It currently reads:\n\n"
+    f"```python\n{SOURCE}```\n\nLet me look at the file first."
+)
 
 
 class FakeRuntime:
@@ -97,8 +99,7 @@ class FakeRuntime:
         self.notify("agent.event", {"run_id": self.run_id, "seq": self.seq, "event": event})
         self.events_sent += 1
         if self.options.crash_after is not None and self.events_sent >= self.options.crash_after:
-            print(f"fake_runtime: crashing on purpose after {self.events_sent} events", file=sys.stderr,
-                  flush=True)
+            print(f"fake_runtime: crashing on purpose after {self.events_sent} events", file=sys.stderr, flush=True)
             os._exit(3)
         await asyncio.sleep(0)  # let a run.cancel in
 
@@ -106,7 +107,7 @@ class FakeRuntime:
         """Stream ``text`` as ``text`` events of a few characters, at ``--speed`` chars/s."""
         step = 6
         for start in range(0, len(text), step):
-            chunk = text[start:start + step]
+            chunk = text[start : start + step]
             await self.event({"type": "text", "content": chunk})
             if self.options.speed > 0:
                 await self.pause(len(chunk) / self.options.speed)
@@ -129,15 +130,22 @@ class FakeRuntime:
             if "long" in prompt:
                 await self.say("".join(f"Line {n} of a long answer.\n" for n in range(1, 201)))
             elif "pick" in prompt:
-                answer = await self.request("ui.pick.request", {
-                    "title": "Which file?", "options": [
-                        {"id": "hello.py", "label": "hello.py", "description": "the greeting"},
-                        {"id": "main.py", "label": "main.py"}]})
+                answer = await self.request(
+                    "ui.pick.request",
+                    {
+                        "title": "Which file?",
+                        "options": [
+                            {"id": "hello.py", "label": "hello.py", "description": "the greeting"},
+                            {"id": "main.py", "label": "main.py"},
+                        ],
+                    },
+                )
                 ids = (answer or {}).get("ids") or []
                 await self.say(f"You picked: {', '.join(ids)}." if ids else "Nothing picked.")
             elif "ask" in prompt:
-                answer = await self.request("ui.prompt.request", {
-                    "title": "Commit message", "default": "Update greeting"})
+                answer = await self.request(
+                    "ui.prompt.request", {"title": "Commit message", "default": "Update greeting"}
+                )
                 value = (answer or {}).get("value")
                 await self.say(f"Commit message: {value}" if value is not None else "No commit message.")
             else:
@@ -156,36 +164,54 @@ class FakeRuntime:
         await self.stream(INTRO)
         await self.pause()
         self.notify("ui.working", {"message": "Reading hello.py"})
-        await self.event({"type": "tool_call", "tool": "read", "tool_call_id": "call-1",
-                          "args": {"path": "hello.py"}})
+        await self.event({"type": "tool_call", "tool": "read", "tool_call_id": "call-1", "args": {"path": "hello.py"}})
         await self.pause()
         await self.event({"type": "tool_result", "tool": "read", "tool_call_id": "call-1", "result": SOURCE})
         self.notify("ui.working", {"message": ""})
-        await self.event({"type": "tool_call", "tool": "edit", "tool_call_id": "call-2",
-                          "args": {"path": "hello.py"}})
+        await self.event({"type": "tool_call", "tool": "edit", "tool_call_id": "call-2", "args": {"path": "hello.py"}})
         await self.preflight("edit", "call-2")
         self.status("awaiting_ui")
-        answer = await self.request("ui.confirm.request", {
-            "title": "Allow edit?", "message": "Apply the change to hello.py", "confirm_label": "Allow",
-            "cancel_label": "Deny", "danger_level": "normal", "allow_remember": True, "allow_reason": True})
+        answer = await self.request(
+            "ui.confirm.request",
+            {
+                "title": "Allow edit?",
+                "message": "Apply the change to hello.py",
+                "confirm_label": "Allow",
+                "cancel_label": "Deny",
+                "danger_level": "normal",
+                "allow_remember": True,
+                "allow_reason": True,
+            },
+        )
         self.status("running")
         if answer is not None and answer.get("ok"):
-            await self.event({"type": "tool_result", "tool": "edit", "tool_call_id": "call-2",
-                              "result": "Applied 1 hunk to hello.py"})
+            await self.event(
+                {
+                    "type": "tool_result",
+                    "tool": "edit",
+                    "tool_call_id": "call-2",
+                    "result": "Applied 1 hunk to hello.py",
+                }
+            )
             self.notify("ui.notify", {"message": "hello.py updated", "notify_type": "success"})
             await self.say("Done: `hello.py` now says Hello.")
         else:
             reason = (answer or {}).get("reason")
-            await self.event({"type": "tool_result", "tool": "edit", "tool_call_id": "call-2",
-                              "result": "Denied by the user" + (f": {reason}" if reason else ""),
-                              "is_error": True})
+            await self.event(
+                {
+                    "type": "tool_result",
+                    "tool": "edit",
+                    "tool_call_id": "call-2",
+                    "result": "Denied by the user" + (f": {reason}" if reason else ""),
+                    "is_error": True,
+                }
+            )
             await self.say("Okay, I left `hello.py` unchanged.")
 
     async def preflight(self, tool: str, call_id: str) -> None:
         """Show the user what the tool will change, structured or as legacy text lines."""
         if self.structured:
-            await self.event({"type": "permission.preview", "tool": tool, "diff": DIFF,
-                              "tool_call_id": call_id})
+            await self.event({"type": "permission.preview", "tool": tool, "diff": DIFF, "tool_call_id": call_id})
             await self.event({"type": "permission.ready", "tool": tool, "tool_call_id": call_id})
         else:
             for line in [f"Planned {tool} diff preview:", *DIFF.split("\n"), f"Permission preflight ready ({tool})"]:
@@ -216,11 +242,17 @@ class FakeRuntime:
         if method == "initialize":
             ui = params.get("ui_capabilities") or {}
             self.structured = not self.options.legacy and bool(ui.get("supports_permission_preflight_events"))
-            self.respond(rid, {
-                "protocol_version": 1,
-                "server": {"name": "fake_runtime", "version": "1"},
-                "server_capabilities": {"supports_run_cancel": True,
-                                        "supports_permission_preflight_events": not self.options.legacy}})
+            self.respond(
+                rid,
+                {
+                    "protocol_version": 1,
+                    "server": {"name": "fake_runtime", "version": "1"},
+                    "server_capabilities": {
+                        "supports_run_cancel": True,
+                        "supports_permission_preflight_events": not self.options.legacy,
+                    },
+                },
+            )
         elif method == "run.start":
             if self.task is not None:
                 self.fail(rid, -32000, "A run is already in progress")
@@ -242,8 +274,9 @@ def _invalid_params(method: str, params: Any) -> str | None:
     if params is not None and not isinstance(params, dict):
         return "params must be an object"
     params = params or {}
-    if method == "initialize" and not (isinstance(params.get("protocol_version"), int)
-                                       and not isinstance(params.get("protocol_version"), bool)):
+    if method == "initialize" and not (
+        isinstance(params.get("protocol_version"), int) and not isinstance(params.get("protocol_version"), bool)
+    ):
         return "'protocol_version' must be an integer"
     if method == "run.start" and not isinstance(params.get("prompt"), str):
         return "'prompt' must be a string"
@@ -271,8 +304,11 @@ async def serve(options: argparse.Namespace) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m inline_render.fake_runtime", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m inline_render.fake_runtime",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--legacy", action="store_true", help="send the preflight as legacy text lines")
     parser.add_argument("--speed", type=float, default=400.0, help="streamed characters per second (0: instant)")
     parser.add_argument("--delay", type=float, default=0.2, help="seconds between steps (0: none)")

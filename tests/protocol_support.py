@@ -52,8 +52,7 @@ def connected(structured: bool = True, cancel: bool = True, **config: Any) -> Se
     session = Session(SessionConfig(**config))
     session.initialize()
     caps = {"supports_permission_preflight_events": structured, "supports_run_cancel": cancel}
-    session.receive(wire(result(1, {"protocol_version": 1, "server": {"name": "t"},
-                                    "server_capabilities": caps})))
+    session.receive(wire(result(1, {"protocol_version": 1, "server": {"name": "t"}, "server_capabilities": caps})))
     return session
 
 

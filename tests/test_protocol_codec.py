@@ -40,8 +40,7 @@ def test_partial_lines_are_joined_across_chunks() -> None:
 
 def test_many_lines_in_one_chunk_keep_their_order() -> None:
     """Several lines in one chunk decode in order; a trailing partial line waits."""
-    chunk = b"\n".join(
-        json.dumps({"jsonrpc": "2.0", "id": n, "result": n}).encode() for n in range(5)) + b"\n{\"js"
+    chunk = b"\n".join(json.dumps({"jsonrpc": "2.0", "id": n, "result": n}).encode() for n in range(5)) + b'\n{"js'
     decoder = Decoder()
     assert decoder.feed(chunk) == [Response(n, n) for n in range(5)]
     assert decoder.feed(b'onrpc":"2.0","id":9,"result":0}\n') == [Response(9, 0)]
@@ -63,8 +62,10 @@ def test_invalid_utf8_is_a_parse_error_and_later_lines_still_decode() -> None:
     assert items[1] == Notification("ui.working", {"message": "x"})
 
 
-@pytest.mark.parametrize("line", [b"{", b'{"a": }', b'{"jsonrpc": "2.0", "id": NaN, "result": 1}',
-                                  b"{" * 100_000, b'{"x": 1' + b"0" * 5000 + b"}"])
+@pytest.mark.parametrize(
+    "line",
+    [b"{", b'{"a": }', b'{"jsonrpc": "2.0", "id": NaN, "result": 1}', b"{" * 100_000, b'{"x": 1' + b"0" * 5000 + b"}"],
+)
 def test_malformed_json_object_is_a_parse_error(line: bytes) -> None:
     """Broken JSON objects (incl. NaN, absurd nesting, huge numbers) are -32700, never an exception."""
     item = decode_line(line)
@@ -144,8 +145,12 @@ def test_encode_writes_exactly_one_compact_line() -> None:
     """Each message is one UTF-8 line; newlines inside strings are escaped."""
     data = encode(Request(1, "run.start", {"prompt": "two\nlines \u00e9"}))
     assert data.endswith(b"\n") and data.count(b"\n") == 1
-    assert json.loads(data) == {"jsonrpc": "2.0", "id": 1, "method": "run.start",
-                                "params": {"prompt": "two\nlines \u00e9"}}
+    assert json.loads(data) == {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "run.start",
+        "params": {"prompt": "two\nlines \u00e9"},
+    }
     assert "\u00e9".encode() in data
 
 
@@ -166,8 +171,7 @@ def test_chunking_does_not_change_the_result(chunks: list[bytes], limit: int) ->
     assert got == expected
 
 
-@given(st.lists(st.dictionaries(st.text(max_size=5), st.integers() | st.text(max_size=5), max_size=3),
-                max_size=5))
+@given(st.lists(st.dictionaries(st.text(max_size=5), st.integers() | st.text(max_size=5), max_size=3), max_size=5))
 def test_encode_decode_round_trip(params: list[dict[str, object]]) -> None:
     """What the encoder writes, the decoder reads back as the same messages."""
     messages = [Notification("m", p) for p in params]

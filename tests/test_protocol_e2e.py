@@ -24,14 +24,21 @@ DIALOGS = (ConfirmRequest, PromptRequest, PickRequest)
 class UI:
     """A renderer fed by the client, and a scripted user who answers each dialog with keys."""
 
-    def __init__(self, *flags: str, answers: list[list[str]] | None = None, timeout: float = 5.0,
-                 on_dialog: Callable[[UI], None] | None = None, command: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        *flags: str,
+        answers: list[list[str]] | None = None,
+        timeout: float = 5.0,
+        on_dialog: Callable[[UI], None] | None = None,
+        command: list[str] | None = None,
+    ) -> None:
         self.renderer = Renderer.in_memory(80, 40)
         self.answers = list(answers or [])
         self.on_dialog = on_dialog
         self.inputs: list[Input] = []
-        self.client = RuntimeClient(command or [*FAKE_RUNTIME, *flags], self.sink,
-                                    ClientConfig(request_timeout=timeout, shutdown_timeout=1.0))
+        self.client = RuntimeClient(
+            command or [*FAKE_RUNTIME, *flags], self.sink, ClientConfig(request_timeout=timeout, shutdown_timeout=1.0)
+        )
 
     def sink(self, inputs: list[Input]) -> list[Output]:
         self.inputs += inputs
@@ -82,11 +89,21 @@ async def session(ui: UI, prompt: str) -> int | None:
     return await ui.client.close()
 
 
-EDIT_STORY = ("Fix the greeting", "The greeting lives in hello.py: read it, then edit.",
-              "I'll update the greeting in `hello.py`", "```python", "Let me look at the file",
-              "read path=hello.py", "read: def greet(name):", "edit path=hello.py", "Planned edit diff preview",
-              "--- a/hello.py", '-    print("hi " + name)', '+    print(f"Hello, {name}!")',
-              "Permission preflight ready (edit)")
+EDIT_STORY = (
+    "Fix the greeting",
+    "The greeting lives in hello.py: read it, then edit.",
+    "I'll update the greeting in `hello.py`",
+    "```python",
+    "Let me look at the file",
+    "read path=hello.py",
+    "read: def greet(name):",
+    "edit path=hello.py",
+    "Planned edit diff preview",
+    "--- a/hello.py",
+    '-    print("hi " + name)',
+    '+    print(f"Hello, {name}!")',
+    "Permission preflight ready (edit)",
+)
 
 
 def test_confirm_answered_yes_applies_the_edit() -> None:
@@ -174,8 +191,11 @@ def test_runtime_crash_mid_run_ends_the_run_with_an_error_line() -> None:
         ui.client.submit("again")
 
     run(test)
-    ui.once("fake_runtime: crashing on purpose after 5 events", "The runtime exited (exit code 3) during run run-1.",
-            "The runtime is not running.")
+    ui.once(
+        "fake_runtime: crashing on purpose after 5 events",
+        "The runtime exited (exit code 3) during run run-1.",
+        "The runtime is not running.",
+    )
     cursor = ui.renderer.terminal.cursor
     assert cursor.visible and ui.renderer.terminal.screen_lines()[cursor.y].startswith("\u203a")
 

@@ -19,32 +19,107 @@ from inline_render.protocol.mapping import Session, Step
 
 METHODS = [*sorted(m.PARAMS_BY_METHOD), "nope", ""]
 EVENT_TYPES = [*sorted(events.EVENT_TYPES), "step_start"]
-KEYS = ["jsonrpc", "id", "method", "params", "result", "error", "run_id", "seq", "event", "type", "content",
-        "tool", "diff", "title", "options", "message", "status", "code", "text", "notify_type", "ids", "value"]
+KEYS = [
+    "jsonrpc",
+    "id",
+    "method",
+    "params",
+    "result",
+    "error",
+    "run_id",
+    "seq",
+    "event",
+    "type",
+    "content",
+    "tool",
+    "diff",
+    "title",
+    "options",
+    "message",
+    "status",
+    "code",
+    "text",
+    "notify_type",
+    "ids",
+    "value",
+]
 
-scalars = (st.none() | st.booleans() | st.integers(-3, 1000) | st.floats(allow_nan=False, allow_infinity=False)
-           | st.sampled_from(["2.0", "r1", "text", "final", "cancelled", "completed", "running", "edit"])
-           | st.sampled_from(METHODS) | st.sampled_from(EVENT_TYPES) | st.text(max_size=8))
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 1000)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from(["2.0", "r1", "text", "final", "cancelled", "completed", "running", "edit"])
+    | st.sampled_from(METHODS)
+    | st.sampled_from(EVENT_TYPES)
+    | st.text(max_size=8)
+)
 json_values = st.recursive(
     scalars,
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=4),
-                                                                       children, max_size=5),
-    max_leaves=20)
+    lambda children: (
+        st.lists(children, max_size=3)
+        | st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=4), children, max_size=5)
+    ),
+    max_leaves=20,
+)
 # Objects shaped like protocol messages, so the fuzz reaches deep into the mapping.
 envelopes = st.fixed_dictionaries(
     {"jsonrpc": st.sampled_from(["2.0", "2.0", "2.0", "1.0"])},
-    optional={"id": st.integers(0, 5) | st.sampled_from(["c1", "ui-1"]) | st.none(),
-              "method": st.sampled_from(METHODS), "result": json_values, "error": json_values,
-              "params": st.fixed_dictionaries({}, optional={
-                  "run_id": st.sampled_from(["r1", "r2"]), "seq": st.integers(-1, 6),
-                  "event": st.fixed_dictionaries({"type": st.sampled_from(EVENT_TYPES)}, optional={
-                      k: json_values for k in ("content", "tool", "tool_call_id", "args", "result", "is_error",
-                                               "diff", "summary", "truncated", "message")}),
-                  **{k: json_values for k in ("status", "title", "options", "message", "text", "notify_type",
-                                              "context_left_percent", "default", "multi", "allow_reason")}})})
+    optional={
+        "id": st.integers(0, 5) | st.sampled_from(["c1", "ui-1"]) | st.none(),
+        "method": st.sampled_from(METHODS),
+        "result": json_values,
+        "error": json_values,
+        "params": st.fixed_dictionaries(
+            {},
+            optional={
+                "run_id": st.sampled_from(["r1", "r2"]),
+                "seq": st.integers(-1, 6),
+                "event": st.fixed_dictionaries(
+                    {"type": st.sampled_from(EVENT_TYPES)},
+                    optional={
+                        k: json_values
+                        for k in (
+                            "content",
+                            "tool",
+                            "tool_call_id",
+                            "args",
+                            "result",
+                            "is_error",
+                            "diff",
+                            "summary",
+                            "truncated",
+                            "message",
+                        )
+                    },
+                ),
+                **{
+                    k: json_values
+                    for k in (
+                        "status",
+                        "title",
+                        "options",
+                        "message",
+                        "text",
+                        "notify_type",
+                        "context_left_percent",
+                        "default",
+                        "multi",
+                        "allow_reason",
+                    )
+                },
+            },
+        ),
+    },
+)
 outputs = st.one_of(
-    st.builds(ConfirmAnswer, st.sampled_from(["c1", "ui-1", "1", "x"]), st.booleans(), st.booleans(),
-              st.none() | st.text(max_size=5)),
+    st.builds(
+        ConfirmAnswer,
+        st.sampled_from(["c1", "ui-1", "1", "x"]),
+        st.booleans(),
+        st.booleans(),
+        st.none() | st.text(max_size=5),
+    ),
     st.builds(PromptAnswer, st.sampled_from(["c1", "ui-1", "2"]), st.none() | st.text(max_size=5)),
     st.builds(PickAnswer, st.sampled_from(["c1", "3"]), st.lists(st.text(max_size=3), max_size=2).map(tuple)),
     st.builds(Interrupt, st.just("escape")),

@@ -30,12 +30,20 @@ def test_header_collects_the_diff_until_a_non_diff_line() -> None:
     assert [recognizer.feed(line) for line in DIFF.split("\n")] == [[]] * 6
     assert recognizer.pending
     assert recognizer.feed("Permission preflight ready (edit)") == [
-        PermissionPreview("edit", DIFF), PermissionReady("edit")]
+        PermissionPreview("edit", DIFF),
+        PermissionReady("edit"),
+    ]
     assert not recognizer.pending
 
 
-@pytest.mark.parametrize("line", ["Permission preflight ready (edit)", "Permission preflight ready for edit.",
-                                  "  Permission preflight ready (edit)  "])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Permission preflight ready (edit)",
+        "Permission preflight ready for edit.",
+        "  Permission preflight ready (edit)  ",
+    ],
+)
 def test_ready_line_forms(line: str) -> None:
     """Both wordings of the ready line are recognized."""
     assert recognize(line) == [PermissionReady("edit")]
@@ -49,7 +57,9 @@ def test_header_without_colon_and_multiword_tool() -> None:
 def test_header_without_diff_has_no_diff() -> None:
     """A header followed by a non-diff line gives a preview without a diff, then the line as status."""
     assert recognize("Planned write diff preview:", "Writing a new file") == [
-        PermissionPreview("write", None), LogAppend("status", "Writing a new file")]
+        PermissionPreview("write", None),
+        LogAppend("status", "Writing a new file"),
+    ]
 
 
 def test_other_lines_are_status_lines_and_blank_lines_vanish() -> None:
@@ -81,22 +91,32 @@ def test_legacy_block_in_one_text_event() -> None:
 
 def script(structured: bool) -> list[bytes]:
     """One run with a preflight, as a structured or a legacy runtime writes it to stdout."""
+
     def line(obj: dict[str, Any]) -> bytes:
         return json.dumps(obj).encode() + b"\n"
 
-    out = [line(event("r1", 1, type="text", content="I will edit hello.py.")),
-           line(event("r1", 2, type="tool_call", tool="edit", tool_call_id="c1", args={"path": "hello.py"}))]
+    out = [
+        line(event("r1", 1, type="text", content="I will edit hello.py.")),
+        line(event("r1", 2, type="tool_call", tool="edit", tool_call_id="c1", args={"path": "hello.py"})),
+    ]
     if structured:
-        out += [line(event("r1", 3, type="permission.preview", tool="edit", diff=DIFF + "\n", tool_call_id="c1")),
-                line(event("r1", 4, type="permission.ready", tool="edit", tool_call_id="c1"))]
+        out += [
+            line(event("r1", 3, type="permission.preview", tool="edit", diff=DIFF + "\n", tool_call_id="c1")),
+            line(event("r1", 4, type="permission.ready", tool="edit", tool_call_id="c1")),
+        ]
     else:
-        out += [b"Planned edit diff preview:\n", *(f"{d}\r\n".encode() for d in DIFF.split("\n")),
-                b"Permission preflight ready (edit)\n"]
+        out += [
+            b"Planned edit diff preview:\n",
+            *(f"{d}\r\n".encode() for d in DIFF.split("\n")),
+            b"Permission preflight ready (edit)\n",
+        ]
     seq = 5 if structured else 3
-    out += [line(req("ui-1", "ui.confirm.request", title="Allow edit?", run_id="r1")),
-            line(event("r1", seq, type="tool_result", tool="edit", tool_call_id="c1", result="Applied")),
-            line(event("r1", seq + 1, type="final", content="Done.")),
-            line(status("r1", "completed"))]
+    out += [
+        line(req("ui-1", "ui.confirm.request", title="Allow edit?", run_id="r1")),
+        line(event("r1", seq, type="tool_result", tool="edit", tool_call_id="c1", result="Applied")),
+        line(event("r1", seq + 1, type="final", content="Done.")),
+        line(status("r1", "completed")),
+    ]
     return out
 
 
@@ -107,7 +127,7 @@ def run_script(structured: bool, chunk: int = 7) -> list[Input]:
     data = b"".join(script(structured))
     inputs: list[Input] = []
     for start in range(0, len(data), chunk):
-        for item in decoder.feed(data[start:start + chunk]):
+        for item in decoder.feed(data[start : start + chunk]):
             inputs += session.receive(item).inputs
     return inputs
 
@@ -119,27 +139,35 @@ def test_both_paths_give_identical_input_sequences() -> None:
     assert PermissionPreview("edit", DIFF, tool_call_id="c1") in structured
     assert PermissionReady("edit", "c1") in structured
     assert structured.index(PermissionReady("edit", "c1")) < next(
-        i for i, item in enumerate(structured) if type(item).__name__ == "ConfirmRequest")
+        i for i, item in enumerate(structured) if type(item).__name__ == "ConfirmRequest"
+    )
 
 
 def test_negotiated_structured_path_does_not_parse_text_lines() -> None:
     """With structured preflight negotiated, legacy-looking text lines are just status lines."""
     session = running(structured=True)
-    inputs = [i for raw in (b"Planned edit diff preview:", b"+x") for i in session.receive(
-        Decoder().feed(raw + b"\n")[0]).inputs]
+    inputs = [
+        i
+        for raw in (b"Planned edit diff preview:", b"+x")
+        for i in session.receive(Decoder().feed(raw + b"\n")[0]).inputs
+    ]
     assert inputs == [LogAppend("status", "Planned edit diff preview:"), LogAppend("status", "+x")]
 
 
 def test_legacy_text_event_block_matches_the_structured_events() -> None:
     """A legacy runtime sending the block as a text event gives the structured inputs too."""
-    legacy = feed(running(structured=False),
-                  event("r1", 1, type="tool_call", tool="edit", tool_call_id="c1"),
-                  event("r1", 2, type="text", content=f"Planned edit diff preview:\n{DIFF}"),
-                  event("r1", 3, type="text", content="Permission preflight ready (edit)"))
-    structured = feed(running(structured=True),
-                      event("r1", 1, type="tool_call", tool="edit", tool_call_id="c1"),
-                      event("r1", 2, type="permission.preview", tool="edit", diff=DIFF, tool_call_id="c1"),
-                      event("r1", 3, type="permission.ready", tool="edit", tool_call_id="c1"))
+    legacy = feed(
+        running(structured=False),
+        event("r1", 1, type="tool_call", tool="edit", tool_call_id="c1"),
+        event("r1", 2, type="text", content=f"Planned edit diff preview:\n{DIFF}"),
+        event("r1", 3, type="text", content="Permission preflight ready (edit)"),
+    )
+    structured = feed(
+        running(structured=True),
+        event("r1", 1, type="tool_call", tool="edit", tool_call_id="c1"),
+        event("r1", 2, type="permission.preview", tool="edit", diff=DIFF, tool_call_id="c1"),
+        event("r1", 3, type="permission.ready", tool="edit", tool_call_id="c1"),
+    )
     assert legacy.inputs == structured.inputs
 
 
@@ -148,8 +176,9 @@ def test_a_message_ends_a_pending_legacy_diff() -> None:
     session: Session = running(structured=False)
     decoder = Decoder()
     inputs: list[Input] = []
-    for item in decoder.feed(b"Planned edit diff preview\n+x\n" + json.dumps(
-            req(1, "ui.confirm.request", title="t")).encode() + b"\n"):
+    for item in decoder.feed(
+        b"Planned edit diff preview\n+x\n" + json.dumps(req(1, "ui.confirm.request", title="t")).encode() + b"\n"
+    ):
         inputs += session.receive(item).inputs
     assert [type(i).__name__ for i in inputs] == ["PermissionPreview", "ConfirmRequest"]
 

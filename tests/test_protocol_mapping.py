@@ -48,8 +48,12 @@ def test_initialize_announces_version_and_ui_capabilities() -> None:
     assert request.params["protocol_version"] == 1
     assert request.params["client"]["name"] == "inline_render"
     assert request.params["ui_capabilities"] == {
-        "supports_permission_preflight_events": True, "supports_confirm": True, "supports_prompt": True,
-        "supports_pick": True, "supports_run_cancel": True}
+        "supports_permission_preflight_events": True,
+        "supports_confirm": True,
+        "supports_prompt": True,
+        "supports_pick": True,
+        "supports_run_cancel": True,
+    }
 
 
 def test_structured_preflight_needs_both_sides() -> None:
@@ -137,10 +141,17 @@ def test_run_start_answer_without_run_id_is_an_error_line() -> None:
 def test_text_events_stream_into_one_entry_and_final_finishes_it() -> None:
     """text -> LogAppend(final=False) then LogDelta; a final with the same text only finishes it."""
     session = running()
-    step = feed(session, event("r1", 1, type="text", content="Hel"), event("r1", 2, type="text", content="lo"),
-                event("r1", 3, type="final", content="Hello"))
-    assert step.inputs == (LogAppend("assistant", "Hel", "r1#1", final=False), LogDelta("r1#1", "lo"),
-                           LogFinish("r1#1"))
+    step = feed(
+        session,
+        event("r1", 1, type="text", content="Hel"),
+        event("r1", 2, type="text", content="lo"),
+        event("r1", 3, type="final", content="Hello"),
+    )
+    assert step.inputs == (
+        LogAppend("assistant", "Hel", "r1#1", final=False),
+        LogDelta("r1#1", "lo"),
+        LogFinish("r1#1"),
+    )
 
 
 def test_a_ui_line_during_streaming_leaves_the_answer_open_so_final_is_not_repeated() -> None:
@@ -162,8 +173,7 @@ def test_final_without_text_is_the_entry() -> None:
 
 def test_final_that_differs_replaces_then_finishes() -> None:
     """A final that differs from what streamed gives LogReplace, then LogFinish."""
-    step = feed(running(), event("r1", 1, type="text", content="Helo"),
-                event("r1", 2, type="final", content="Hello"))
+    step = feed(running(), event("r1", 1, type="text", content="Helo"), event("r1", 2, type="final", content="Hello"))
     assert step.inputs[1:] == (LogReplace("r1#1", "Hello"), LogFinish("r1#1"))
 
 
@@ -175,18 +185,28 @@ def test_empty_final_just_finishes() -> None:
 
 def test_other_entries_finish_the_stream_and_text_after_them_starts_a_new_one() -> None:
     """A tool call finishes the streaming entry; later text is a new entry below it."""
-    step = feed(running(), event("r1", 1, type="text", content="Let me look."),
-                event("r1", 2, type="tool_call", tool="read", args={"path": "a.py"}),
-                event("r1", 3, type="text", content="Found it."))
+    step = feed(
+        running(),
+        event("r1", 1, type="text", content="Let me look."),
+        event("r1", 2, type="tool_call", tool="read", args={"path": "a.py"}),
+        event("r1", 3, type="text", content="Found it."),
+    )
     assert step.inputs == (
-        LogAppend("assistant", "Let me look.", "r1#1", final=False), LogFinish("r1#1"),
-        LogAppend("tool", "read path=a.py"), LogAppend("assistant", "Found it.", "r1#2", final=False))
+        LogAppend("assistant", "Let me look.", "r1#1", final=False),
+        LogFinish("r1#1"),
+        LogAppend("tool", "read path=a.py"),
+        LogAppend("assistant", "Found it.", "r1#2", final=False),
+    )
 
 
 def test_final_repeating_an_already_finished_entry_adds_nothing() -> None:
     """A final equal to the text a tool call already finished does not duplicate it."""
-    step = feed(running(), event("r1", 1, type="text", content="Answer"),
-                event("r1", 2, type="error", message="oops"), event("r1", 3, type="final", content="Answer"))
+    step = feed(
+        running(),
+        event("r1", 1, type="text", content="Answer"),
+        event("r1", 2, type="error", message="oops"),
+        event("r1", 3, type="final", content="Answer"),
+    )
     assert step.inputs[-1] == LogAppend("error", "oops")
 
 
@@ -195,17 +215,24 @@ def test_final_repeating_an_already_finished_entry_adds_nothing() -> None:
 
 def test_reasoning_error_and_blank_reasoning() -> None:
     """reasoning -> a 'reasoning' entry (blank ones skipped); error -> an 'error' entry."""
-    step = feed(running(), event("r1", 1, type="reasoning", content="Think."),
-                event("r1", 2, type="reasoning", content="  "), event("r1", 3, type="error", message="Bad"))
+    step = feed(
+        running(),
+        event("r1", 1, type="reasoning", content="Think."),
+        event("r1", 2, type="reasoning", content="  "),
+        event("r1", 3, type="error", message="Bad"),
+    )
     assert step.inputs == (LogAppend("reasoning", "Think."), LogAppend("error", "Bad"))
 
 
 def test_tool_call_shows_compact_args_clipped() -> None:
     """tool_call -> 'tool' entry: name plus compact args, multi-line values escaped, clipped to the limit."""
     session = running(limits=Limits(max_args_chars=30))
-    step = feed(session, event("r1", 1, type="tool_call", tool="bash", args={"cmd": "ls\n-la", "n": 2}),
-                event("r1", 2, type="tool_call", tool="write", args={"text": "x" * 100}),
-                event("r1", 3, type="tool_call", tool="noargs"))
+    step = feed(
+        session,
+        event("r1", 1, type="tool_call", tool="bash", args={"cmd": "ls\n-la", "n": 2}),
+        event("r1", 2, type="tool_call", tool="write", args={"text": "x" * 100}),
+        event("r1", 3, type="tool_call", tool="noargs"),
+    )
     texts = [i.text for i in step.inputs if isinstance(i, LogAppend)]
     assert texts[0] == 'bash cmd="ls\\n-la", n=2'
     assert len(texts[1]) == 30 and texts[1].endswith("\u2026")
@@ -216,8 +243,11 @@ def test_tool_result_is_truncated_by_lines_and_characters() -> None:
     """tool_result keeps at most max_result_lines lines and max_result_chars characters, marked."""
     session = running(limits=Limits(max_result_lines=3, max_result_chars=50))
     lines = "\n".join(f"line {n}" for n in range(10))
-    step = feed(session, event("r1", 1, type="tool_result", tool="read", result=lines),
-                event("r1", 2, type="tool_result", tool="read", result="y" * 80))
+    step = feed(
+        session,
+        event("r1", 1, type="tool_result", tool="read", result=lines),
+        event("r1", 2, type="tool_result", tool="read", result="y" * 80),
+    )
     first, second = (i.text for i in step.inputs if isinstance(i, LogAppend))
     assert first == "read: line 0\nline 1\nline 2\n\u2026 7 more lines"
     assert second == "read: " + "y" * 50 + "\u2026"
@@ -225,20 +255,36 @@ def test_tool_result_is_truncated_by_lines_and_characters() -> None:
 
 def test_tool_result_error_and_json_results() -> None:
     """An is_error result is an 'error' entry; non-string results show as compact JSON; none as (no output)."""
-    step = feed(running(), event("r1", 1, type="tool_result", tool="edit", result="denied", is_error=True),
-                event("r1", 2, type="tool_result", tool="ls", result={"files": ["a"]}),
-                event("r1", 3, type="tool_result", tool="touch"))
-    assert step.inputs == (LogAppend("error", "edit failed: denied"), LogAppend("tool", 'ls: {"files":["a"]}'),
-                           LogAppend("tool", "touch: (no output)"))
+    step = feed(
+        running(),
+        event("r1", 1, type="tool_result", tool="edit", result="denied", is_error=True),
+        event("r1", 2, type="tool_result", tool="ls", result={"files": ["a"]}),
+        event("r1", 3, type="tool_result", tool="touch"),
+    )
+    assert step.inputs == (
+        LogAppend("error", "edit failed: denied"),
+        LogAppend("tool", 'ls: {"files":["a"]}'),
+        LogAppend("tool", "touch: (no output)"),
+    )
 
 
 def test_permission_events_map_to_preflight_inputs() -> None:
     """permission.preview/ready -> PermissionPreview (diff normalized) / PermissionReady."""
-    step = feed(running(), event("r1", 1, type="permission.preview", tool="edit", diff="-a\r\n+b\n",
-                                 summary="1 file", truncated=True, tool_call_id="c1"),
-                event("r1", 2, type="permission.ready", tool="edit", tool_call_id="c1"))
-    assert step.inputs == (PermissionPreview("edit", "-a\n+b", "1 file", True, "c1"),
-                           PermissionReady("edit", "c1"))
+    step = feed(
+        running(),
+        event(
+            "r1",
+            1,
+            type="permission.preview",
+            tool="edit",
+            diff="-a\r\n+b\n",
+            summary="1 file",
+            truncated=True,
+            tool_call_id="c1",
+        ),
+        event("r1", 2, type="permission.ready", tool="edit", tool_call_id="c1"),
+    )
+    assert step.inputs == (PermissionPreview("edit", "-a\n+b", "1 file", True, "c1"), PermissionReady("edit", "c1"))
 
 
 def test_unknown_event_type_is_reported_once() -> None:
@@ -260,11 +306,18 @@ def test_duplicate_seq_is_ignored() -> None:
 
 def test_seq_gap_is_reported_once_and_events_still_shown() -> None:
     """A gap in seq gives one status line for the run; the events after it are still processed."""
-    step = feed(running(), event("r1", 1, type="error", message="a"), event("r1", 4, type="error", message="b"),
-                event("r1", 9, type="error", message="c"))
-    assert step.inputs == (LogAppend("error", "a"),
-                           LogAppend("status", "Some events of run r1 were lost (seq 2-3)."),
-                           LogAppend("error", "b"), LogAppend("error", "c"))
+    step = feed(
+        running(),
+        event("r1", 1, type="error", message="a"),
+        event("r1", 4, type="error", message="b"),
+        event("r1", 9, type="error", message="c"),
+    )
+    assert step.inputs == (
+        LogAppend("error", "a"),
+        LogAppend("status", "Some events of run r1 were lost (seq 2-3)."),
+        LogAppend("error", "b"),
+        LogAppend("error", "c"),
+    )
 
 
 def test_events_of_an_unknown_run_are_reported_once() -> None:
@@ -303,8 +356,7 @@ def test_cancelled_is_terminal_closes_dialogs_and_ignores_later_events() -> None
     opened = feed(session, req("c1", "ui.confirm.request", title="Allow?", run_id="r1"))
     assert isinstance(opened.inputs[0], ConfirmRequest)
     step = feed(session, status("r1", "cancelled"))
-    assert step.inputs == (ConfirmCancel("c1"), Working(""), LogAppend("status", "Run cancelled."),
-                           Status("cancelled"))
+    assert step.inputs == (ConfirmCancel("c1"), Working(""), LogAppend("status", "Run cancelled."), Status("cancelled"))
     assert step.send == (Response("c1", {"ok": False}),)
     later = feed(session, event("r1", 5, type="text", content="late"), status("r1", "running"))
     assert later.inputs == () and later.send == ()
@@ -344,14 +396,28 @@ def test_run_context_joins_the_status_line() -> None:
 def test_confirm_request_and_answer_with_remember_and_reason() -> None:
     """ui.confirm.request -> ConfirmRequest (all options); answers become the JSON-RPC result."""
     session = running()
-    step = feed(session, req("c1", "ui.confirm.request", title="Allow edit?", message="m", confirm_label="Allow",
-                             cancel_label="Deny", danger_level="danger", allow_remember=True, allow_reason=True))
+    step = feed(
+        session,
+        req(
+            "c1",
+            "ui.confirm.request",
+            title="Allow edit?",
+            message="m",
+            confirm_label="Allow",
+            cancel_label="Deny",
+            danger_level="danger",
+            allow_remember=True,
+            allow_reason=True,
+        ),
+    )
     assert step.inputs == (ConfirmRequest("c1", "Allow edit?", "m", "Allow", "Deny", "danger", True, True),)
     assert session.handle_output(ConfirmAnswer("c1", True, remember=True)).send == (
-        Response("c1", {"ok": True, "remember": True}),)
+        Response("c1", {"ok": True, "remember": True}),
+    )
     feed(session, req("c2", "ui.confirm.request", title="Again?"))
     assert session.handle_output(ConfirmAnswer("c2", False, reason="too risky")).send == (
-        Response("c2", {"ok": False, "reason": "too risky"}),)
+        Response("c2", {"ok": False, "reason": "too risky"}),
+    )
 
 
 def test_prompt_request_and_answers() -> None:
@@ -377,8 +443,9 @@ def test_dialog_errors_are_json_rpc_errors() -> None:
     unsupported = feed(session, req(2, "ui.pick.request", title="t", options=[]))
     feed(session, req(3, "ui.prompt.request", title="t"))
     duplicate = feed(session, req(3, "ui.prompt.request", title="t"))
-    codes = [step.send[0].error.code for step in (bad, unsupported, duplicate)
-             if isinstance(step.send[0], ErrorResponse)]
+    codes = [
+        step.send[0].error.code for step in (bad, unsupported, duplicate) if isinstance(step.send[0], ErrorResponse)
+    ]
     assert codes == [-32602, -32601, -32600]
     assert "title" in bad.send[0].error.message  # type: ignore[union-attr]
     assert bad.inputs == unsupported.inputs == duplicate.inputs == ()
@@ -448,11 +515,21 @@ def test_failed_run_cancel_can_be_retried() -> None:
 
 def test_ui_signals_map_to_their_inputs() -> None:
     """ui.notify -> Notify (unknown types as info), ui.working -> Working, ui.set_editor_text -> EditorSet."""
-    step = feed(running(), note("ui.notify", message="saved", notify_type="success"),
-                note("ui.notify", message="hm", notify_type="shout"), note("ui.working", message="Reading"),
-                note("ui.working"), note("ui.set_editor_text", text="draft"))
-    assert step.inputs == (Notify("saved", "success"), Notify("hm", "info"), Working("Reading"), Working(""),
-                           EditorSet("draft"))
+    step = feed(
+        running(),
+        note("ui.notify", message="saved", notify_type="success"),
+        note("ui.notify", message="hm", notify_type="shout"),
+        note("ui.working", message="Reading"),
+        note("ui.working"),
+        note("ui.set_editor_text", text="draft"),
+    )
+    assert step.inputs == (
+        Notify("saved", "success"),
+        Notify("hm", "info"),
+        Working("Reading"),
+        Working(""),
+        EditorSet("draft"),
+    )
 
 
 def test_notify_finishes_a_streaming_entry() -> None:
@@ -496,10 +573,13 @@ def test_unknown_methods() -> None:
 
 def test_response_for_unknown_id_is_reported() -> None:
     """A response to a request never sent is one status line; an id-less error is shown too."""
-    step = feed(running(), result(77, {}), {"jsonrpc": "2.0", "id": None,
-                                            "error": {"code": -32700, "message": "bad line"}})
-    assert status_lines(step.inputs) == ["Ignored a response for unknown request id 77.",
-                                         "The runtime reported an error: bad line"]
+    step = feed(
+        running(), result(77, {}), {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "bad line"}}
+    )
+    assert status_lines(step.inputs) == [
+        "Ignored a response for unknown request id 77.",
+        "The runtime reported an error: bad line",
+    ]
 
 
 def test_malformed_input_is_answered_shown_and_does_not_stop_later_messages() -> None:
@@ -535,8 +615,13 @@ def test_runtime_exit_mid_run_ends_it_with_an_error_line() -> None:
     feed(session, event("r1", 1, type="text", content="partial"), req("c1", "ui.confirm.request", title="t"))
     step = session.runtime_exited(3)
     assert step.send == ()
-    assert step.inputs == (LogFinish("r1#1"), ConfirmCancel("c1"), Working(""),
-                           LogAppend("error", "The runtime exited (exit code 3) during run r1."), Status("failed"))
+    assert step.inputs == (
+        LogFinish("r1#1"),
+        ConfirmCancel("c1"),
+        Working(""),
+        LogAppend("error", "The runtime exited (exit code 3) during run r1."),
+        Status("failed"),
+    )
     assert session.exited and not session.busy
     assert session.start_run("more").inputs == (LogAppend("error", "The runtime is not running."),)
     assert session.runtime_exited(3).inputs == ()
@@ -557,11 +642,15 @@ def test_stderr_lines_are_status_lines() -> None:
 
 def test_same_calls_give_the_same_steps() -> None:
     """The session is deterministic: replaying the same calls gives identical steps."""
+
     def script() -> list[object]:
         session = running()
         steps: list[object] = []
-        for obj in (event("r1", 1, type="text", content="a"), req("c", "ui.confirm.request", title="t"),
-                    status("r1", "cancelled")):
+        for obj in (
+            event("r1", 1, type="text", content="a"),
+            req("c", "ui.confirm.request", title="t"),
+            status("r1", "cancelled"),
+        ):
             steps.append(session.receive(wire(obj)))
         steps.append(session.handle_output(Interrupt("escape")))
         return steps

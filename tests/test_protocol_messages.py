@@ -53,21 +53,24 @@ def test_response_and_error_response_round_trip() -> None:
         assert message_to_json(parsed) == obj
 
 
-@pytest.mark.parametrize(("obj", "owed"), [
-    ([1, 2], True),
-    ("text", True),
-    ({"id": 1, "method": "x"}, True),
-    ({"jsonrpc": "1.0", "id": 1, "method": "x"}, True),
-    ({"jsonrpc": "2.0", "id": 1, "method": 5}, True),
-    ({"jsonrpc": "2.0", "id": 1, "method": "x", "params": 3}, True),
-    ({"jsonrpc": "2.0", "id": 1.5, "method": "x"}, True),
-    ({"jsonrpc": "2.0", "id": True, "method": "x"}, True),
-    ({"jsonrpc": "2.0", "id": 1, "result": 1, "error": {"code": 1, "message": "m"}}, False),
-    ({"jsonrpc": "2.0", "id": 1, "error": "boom"}, False),
-    ({"jsonrpc": "2.0", "id": 1, "error": {"code": "x", "message": "m"}}, False),
-    ({"jsonrpc": "2.0", "result": 1}, False),
-    ({"jsonrpc": "2.0", "id": None, "result": 1}, False),
-])
+@pytest.mark.parametrize(
+    ("obj", "owed"),
+    [
+        ([1, 2], True),
+        ("text", True),
+        ({"id": 1, "method": "x"}, True),
+        ({"jsonrpc": "1.0", "id": 1, "method": "x"}, True),
+        ({"jsonrpc": "2.0", "id": 1, "method": 5}, True),
+        ({"jsonrpc": "2.0", "id": 1, "method": "x", "params": 3}, True),
+        ({"jsonrpc": "2.0", "id": 1.5, "method": "x"}, True),
+        ({"jsonrpc": "2.0", "id": True, "method": "x"}, True),
+        ({"jsonrpc": "2.0", "id": 1, "result": 1, "error": {"code": 1, "message": "m"}}, False),
+        ({"jsonrpc": "2.0", "id": 1, "error": "boom"}, False),
+        ({"jsonrpc": "2.0", "id": 1, "error": {"code": "x", "message": "m"}}, False),
+        ({"jsonrpc": "2.0", "result": 1}, False),
+        ({"jsonrpc": "2.0", "id": None, "result": 1}, False),
+    ],
+)
 def test_invalid_messages_are_malformed_and_say_whether_an_answer_is_owed(obj: Any, owed: bool) -> None:
     """Invalid envelopes give -32600; broken *responses* are never answered (JSON-RPC section 5)."""
     parsed = message_from_json(obj)
@@ -96,25 +99,55 @@ def test_excerpt_is_short_and_printable() -> None:
 # --- typed params / results ---------------------------------------------------------------------
 
 EXAMPLES: list[tuple[type[Any], dict[str, Any]]] = [
-    (m.InitializeParams, {"protocol_version": 1, "client": {"name": "ui", "version": "1"},
-                          "ui_capabilities": {"supports_confirm": True, "supports_x": 1}}),
-    (m.InitializeResult, {"protocol_version": 1, "server": {"name": "rt"},
-                          "server_capabilities": {"supports_run_cancel": True,
-                                                  "supports_permission_preflight_events": True}}),
+    (
+        m.InitializeParams,
+        {
+            "protocol_version": 1,
+            "client": {"name": "ui", "version": "1"},
+            "ui_capabilities": {"supports_confirm": True, "supports_x": 1},
+        },
+    ),
+    (
+        m.InitializeResult,
+        {
+            "protocol_version": 1,
+            "server": {"name": "rt"},
+            "server_capabilities": {"supports_run_cancel": True, "supports_permission_preflight_events": True},
+        },
+    ),
     (m.RunStartParams, {"prompt": "hi", "session_id": "s"}),
     (m.RunStartResult, {"run_id": "r1"}),
     (m.RunCancelParams, {"run_id": "r1", "reason": "user"}),
     (m.RunStatusParams, {"run_id": "r1", "status": "cancelled", "message": "bye"}),
     (m.RunContextParams, {"run_id": "r1", "context_left_percent": 42.5}),
-    (m.AgentEventParams, {"run_id": "r1", "seq": 3, "event": {"type": "text", "content": "x", "timestamp": 1},
-                          "meta": {"k": 1}}),
-    (m.ConfirmParams, {"title": "Allow?", "message": "m", "confirm_label": "Allow", "cancel_label": "Deny",
-                       "danger_level": "danger", "allow_remember": True, "allow_reason": True, "run_id": "r1"}),
+    (
+        m.AgentEventParams,
+        {"run_id": "r1", "seq": 3, "event": {"type": "text", "content": "x", "timestamp": 1}, "meta": {"k": 1}},
+    ),
+    (
+        m.ConfirmParams,
+        {
+            "title": "Allow?",
+            "message": "m",
+            "confirm_label": "Allow",
+            "cancel_label": "Deny",
+            "danger_level": "danger",
+            "allow_remember": True,
+            "allow_reason": True,
+            "run_id": "r1",
+        },
+    ),
     (m.ConfirmResult, {"ok": False, "remember": True, "reason": "no"}),
     (m.PromptParams, {"title": "Name", "default": "x", "placeholder": "p", "secret": True, "multiline": True}),
     (m.PromptResult, {"value": None}),
-    (m.PickParams, {"title": "Pick", "options": [{"id": "a", "label": "A", "description": "d"},
-                                                 {"id": "b", "label": "B"}], "multi": True}),
+    (
+        m.PickParams,
+        {
+            "title": "Pick",
+            "options": [{"id": "a", "label": "A", "description": "d"}, {"id": "b", "label": "B"}],
+            "multi": True,
+        },
+    ),
     (m.PickResult, {"ids": ["a", "b"]}),
     (m.NotifyParams, {"message": "hi", "notify_type": "warn"}),
     (m.WorkingParams, {"message": "Reading"}),
@@ -132,8 +165,14 @@ def test_every_params_and_result_type_round_trips(cls: type[Any], obj: dict[str,
 
 def test_unknown_members_are_kept_in_extra() -> None:
     """Members this UI does not know survive in ``extra`` (also in nested objects)."""
-    params = m.InitializeParams.from_json({"protocol_version": 1, "client": {"name": "ui", "pid": 9},
-                                           "ui_capabilities": {"supports_images": True}, "locale": "fr"})
+    params = m.InitializeParams.from_json(
+        {
+            "protocol_version": 1,
+            "client": {"name": "ui", "pid": 9},
+            "ui_capabilities": {"supports_images": True},
+            "locale": "fr",
+        }
+    )
     assert params.extra == {"locale": "fr"}
     assert params.client.extra == {"pid": 9}
     assert params.ui_capabilities.extra == {"supports_images": True}
@@ -154,20 +193,23 @@ def test_null_means_absent_for_members_with_defaults() -> None:
     assert params.allow_remember is False
 
 
-@pytest.mark.parametrize(("cls", "obj", "field"), [
-    (m.ConfirmParams, {}, "title"),
-    (m.ConfirmParams, {"title": 3}, "title"),
-    (m.ConfirmParams, {"title": "t", "allow_reason": "yes"}, "allow_reason"),
-    (m.AgentEventParams, {"run_id": "r", "seq": "1", "event": {"type": "text", "content": ""}}, "seq"),
-    (m.AgentEventParams, {"run_id": "r", "seq": True, "event": {"type": "text", "content": ""}}, "seq"),
-    (m.AgentEventParams, {"run_id": "r", "seq": 1, "event": {"type": "text"}}, "content"),
-    (m.AgentEventParams, {"run_id": "r", "seq": 1, "event": []}, "event"),
-    (m.RunContextParams, {"run_id": "r", "context_left_percent": "half"}, "context_left_percent"),
-    (m.PickParams, {"title": "t", "options": [3]}, "options"),
-    (m.PickResult, {"ids": ["a", 1]}, "ids"),
-    (m.InitializeParams, {"protocol_version": 1, "client": "ui"}, "client"),
-    (m.RunStatusParams, {"run_id": None, "status": "running"}, "run_id"),
-])
+@pytest.mark.parametrize(
+    ("cls", "obj", "field"),
+    [
+        (m.ConfirmParams, {}, "title"),
+        (m.ConfirmParams, {"title": 3}, "title"),
+        (m.ConfirmParams, {"title": "t", "allow_reason": "yes"}, "allow_reason"),
+        (m.AgentEventParams, {"run_id": "r", "seq": "1", "event": {"type": "text", "content": ""}}, "seq"),
+        (m.AgentEventParams, {"run_id": "r", "seq": True, "event": {"type": "text", "content": ""}}, "seq"),
+        (m.AgentEventParams, {"run_id": "r", "seq": 1, "event": {"type": "text"}}, "content"),
+        (m.AgentEventParams, {"run_id": "r", "seq": 1, "event": []}, "event"),
+        (m.RunContextParams, {"run_id": "r", "context_left_percent": "half"}, "context_left_percent"),
+        (m.PickParams, {"title": "t", "options": [3]}, "options"),
+        (m.PickResult, {"ids": ["a", 1]}, "ids"),
+        (m.InitializeParams, {"protocol_version": 1, "client": "ui"}, "client"),
+        (m.RunStatusParams, {"run_id": None, "status": "running"}, "run_id"),
+    ],
+)
 def test_invalid_params_name_the_field(cls: type[Any], obj: Any, field: str) -> None:
     """A bad member raises ``InvalidInput`` whose message names the offending field."""
     with pytest.raises(InvalidInput, match=field):
@@ -186,20 +228,34 @@ def test_pick_options_accept_strings_like_the_core() -> None:
     assert params.options == (PickOption("a", "a"), PickOption("b", "B"))
 
 
-@pytest.mark.parametrize(("obj", "cls"), [
-    ({"type": "text", "content": "x"}, ev.TextEvent),
-    ({"type": "final", "content": "x"}, ev.FinalEvent),
-    ({"type": "final"}, ev.FinalEvent),
-    ({"type": "reasoning", "content": "x"}, ev.ReasoningEvent),
-    ({"type": "tool_call", "tool": "read", "tool_call_id": "c", "args": {"path": "p"}}, ev.ToolCallEvent),
-    ({"type": "tool_result", "tool": "read", "tool_call_id": "c", "result": [1], "is_error": True},
-     ev.ToolResultEvent),
-    ({"type": "error", "message": "x"}, ev.ErrorEvent),
-    ({"type": "permission.preview", "tool": "edit", "diff": "d", "summary": "s", "truncated": True,
-      "tool_call_id": "c"}, ev.PermissionPreviewEvent),
-    ({"type": "permission.ready", "tool": "edit"}, ev.PermissionReadyEvent),
-    ({"type": "step_start", "n": 1}, ev.UnknownEvent),
-])
+@pytest.mark.parametrize(
+    ("obj", "cls"),
+    [
+        ({"type": "text", "content": "x"}, ev.TextEvent),
+        ({"type": "final", "content": "x"}, ev.FinalEvent),
+        ({"type": "final"}, ev.FinalEvent),
+        ({"type": "reasoning", "content": "x"}, ev.ReasoningEvent),
+        ({"type": "tool_call", "tool": "read", "tool_call_id": "c", "args": {"path": "p"}}, ev.ToolCallEvent),
+        (
+            {"type": "tool_result", "tool": "read", "tool_call_id": "c", "result": [1], "is_error": True},
+            ev.ToolResultEvent,
+        ),
+        ({"type": "error", "message": "x"}, ev.ErrorEvent),
+        (
+            {
+                "type": "permission.preview",
+                "tool": "edit",
+                "diff": "d",
+                "summary": "s",
+                "truncated": True,
+                "tool_call_id": "c",
+            },
+            ev.PermissionPreviewEvent,
+        ),
+        ({"type": "permission.ready", "tool": "edit"}, ev.PermissionReadyEvent),
+        ({"type": "step_start", "n": 1}, ev.UnknownEvent),
+    ],
+)
 def test_every_event_type_round_trips(obj: dict[str, Any], cls: type[Any]) -> None:
     """Each agent event type parses to its class (unknown types kept whole) and serializes back."""
     event = ev.parse_event(obj)
@@ -215,8 +271,20 @@ def test_event_timestamp_is_kept() -> None:
 
 def test_params_by_method_covers_every_method() -> None:
     """Every method name of the protocol has a params type."""
-    names = {m.INITIALIZE, m.RUN_START, m.RUN_CANCEL, m.RUN_STATUS, m.RUN_CONTEXT, m.AGENT_EVENT,
-             m.UI_CONFIRM, m.UI_PROMPT, m.UI_PICK, m.UI_NOTIFY, m.UI_WORKING, m.UI_SET_EDITOR_TEXT}
+    names = {
+        m.INITIALIZE,
+        m.RUN_START,
+        m.RUN_CANCEL,
+        m.RUN_STATUS,
+        m.RUN_CONTEXT,
+        m.AGENT_EVENT,
+        m.UI_CONFIRM,
+        m.UI_PROMPT,
+        m.UI_PICK,
+        m.UI_NOTIFY,
+        m.UI_WORKING,
+        m.UI_SET_EDITOR_TEXT,
+    }
     assert set(m.PARAMS_BY_METHOD) == names
 
 

@@ -208,4 +208,3 @@ def test_absurd_terminal_sizes_are_invalid_input(columns: int, rows: int) -> Non
 def test_a_start_row_below_the_screen_means_the_bottom_row() -> None:
     """A cursor row outside the screen (a stale report) anchors at the bottom instead of failing."""
     assert initial_state(Config(), 80, 24, cursor_row=99).screen.start_row == 23
-

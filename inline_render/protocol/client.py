@@ -76,17 +76,22 @@ class RuntimeClient:
         await self.start()
         return self
 
-    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                        tb: TracebackType | None) -> None:
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         await self.close()
 
     async def start(self) -> InitializeResult | None:
         """Spawn the runtime and ``initialize``; None if it could not start or did not answer."""
         try:
             self._proc = await asyncio.create_subprocess_exec(
-                *self.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE, cwd=self.config.cwd,
-                env=dict(self.config.env) if self.config.env is not None else None)
+                *self.command,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                cwd=self.config.cwd,
+                env=dict(self.config.env) if self.config.env is not None else None,
+            )
         except OSError as exc:
             line = LogAppend("error", f"Could not start the runtime {self.command[:1]}: {exc}")
             self._apply(Step(inputs=(line,)))
@@ -175,7 +180,8 @@ class RuntimeClient:
         if isinstance(message, Request):
             timeout = self.config.request_timeout
             self._timers[message.id] = asyncio.get_running_loop().call_later(
-                timeout, functools.partial(self._timed_out, message.id, timeout))
+                timeout, functools.partial(self._timed_out, message.id, timeout)
+            )
 
     def _timed_out(self, request_id: RequestId, seconds: float) -> None:
         self._timers.pop(request_id, None)

@@ -113,8 +113,7 @@ def decode_line(line: bytes, line_no: int = 0) -> Decoded:
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return Malformed(PARSE_ERROR, f"Parse error: {where}invalid UTF-8 at byte {exc.start}",
-                         excerpt=excerpt(line))
+        return Malformed(PARSE_ERROR, f"Parse error: {where}invalid UTF-8 at byte {exc.start}", excerpt=excerpt(line))
     stripped = text.strip()
     if not stripped.startswith("{"):
         # A line that is not JSON at all is plain text (legacy runtimes print such lines);
@@ -154,9 +153,11 @@ class Decoder:
 
     def _decode(self, lines: list[tuple[int, bytes | None]]) -> list[Decoded]:
         return [
-            decode_line(line, line_no) if line is not None else
-            Malformed(PARSE_ERROR, f"Parse error: line {line_no} is longer than "
-                      f"{self.max_line_bytes} bytes; discarded")
+            decode_line(line, line_no)
+            if line is not None
+            else Malformed(
+                PARSE_ERROR, f"Parse error: line {line_no} is longer than {self.max_line_bytes} bytes; discarded"
+            )
             for line_no, line in lines
         ]
 
@@ -169,4 +170,3 @@ def encode(message: Message) -> bytes:
     except UnicodeEncodeError:
         # A lone surrogate (echoed from a runtime's own JSON) cannot be UTF-8: escape everything.
         return json.dumps(obj, separators=(",", ":")).encode("ascii") + b"\n"
-

@@ -43,8 +43,9 @@ def format_tool_call(tool: str, args: Any, max_chars: int = 160) -> str:
     return clip(f"{tool} {text}", max_chars)
 
 
-def format_tool_result(tool: str, result: Any, is_error: bool = False, *,
-                       max_lines: int = 12, max_chars: int = 2000) -> str:
+def format_tool_result(
+    tool: str, result: Any, is_error: bool = False, *, max_lines: int = 12, max_chars: int = 2000
+) -> str:
     """``tool: first line`` plus at most ``max_lines`` lines / ``max_chars`` characters."""
     head = f"{tool} failed" if is_error else tool
     if result is None or result == "":

@@ -123,14 +123,29 @@ class UnknownEvent:
 
 
 AgentEvent = (
-    TextEvent | FinalEvent | ReasoningEvent | ToolCallEvent | ToolResultEvent | ErrorEvent
-    | PermissionPreviewEvent | PermissionReadyEvent | UnknownEvent
+    TextEvent
+    | FinalEvent
+    | ReasoningEvent
+    | ToolCallEvent
+    | ToolResultEvent
+    | ErrorEvent
+    | PermissionPreviewEvent
+    | PermissionReadyEvent
+    | UnknownEvent
 )
 
 EVENT_TYPES: dict[str, type[Any]] = {
     cls.TYPE: cls
-    for cls in (TextEvent, FinalEvent, ReasoningEvent, ToolCallEvent, ToolResultEvent, ErrorEvent,
-                PermissionPreviewEvent, PermissionReadyEvent)
+    for cls in (
+        TextEvent,
+        FinalEvent,
+        ReasoningEvent,
+        ToolCallEvent,
+        ToolResultEvent,
+        ErrorEvent,
+        PermissionPreviewEvent,
+        PermissionReadyEvent,
+    )
 }
 
 

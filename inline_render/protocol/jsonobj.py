@@ -71,12 +71,12 @@ CONVERTERS: dict[str, Callable[[str, Any], Any]] = {
     "str": _scalar("a string", lambda v: isinstance(v, str)),
     "bool": _scalar("a boolean", lambda v: isinstance(v, bool)),
     "int": _scalar("an integer", _is_int),
-    "float": _scalar("a finite number", lambda v: (_is_int(v) or isinstance(v, float)) and math.isfinite(v),
-                     float),
+    "float": _scalar("a finite number", lambda v: (_is_int(v) or isinstance(v, float)) and math.isfinite(v), float),
     "int | str": _scalar("an integer or a string", lambda v: _is_int(v) or isinstance(v, str)),
     "dict[str, Any]": _scalar("an object", lambda v: isinstance(v, dict)),
-    "tuple[str, ...]": _scalar("an array of strings",
-                               lambda v: isinstance(v, list) and all(isinstance(i, str) for i in v), tuple),
+    "tuple[str, ...]": _scalar(
+        "an array of strings", lambda v: isinstance(v, list) and all(isinstance(i, str) for i in v), tuple
+    ),
     "tuple[PickOption, ...]": _options,
 }
 

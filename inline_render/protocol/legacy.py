@@ -25,6 +25,7 @@ from ..preflight import is_diff_line, match_preview_header, match_ready
 
 __all__ = ["LegacyPreflight", "legacy_block", "normalize_diff"]
 
+
 def normalize_diff(diff: str | None) -> str | None:
     """One diff form for both paths: ``\\n`` line ends, no trailing newline, ``None`` when empty."""
     if diff is None:

@@ -55,11 +55,17 @@ WORKING = "Working"  # the spinner message while a run is going and the runtime 
 DEFAULT_CLIENT = m.PeerInfo(name="inline_render", version="0.1.0")
 _DIALOG_METHODS = (m.UI_CONFIRM, m.UI_PROMPT, m.UI_PICK)
 _DISMISSED: dict[str, JsonObject] = {  # the answer of a dialog closed without the user answering
-    m.UI_CONFIRM: m.ConfirmResult(ok=False), m.UI_PROMPT: m.PromptResult(value=None),
+    m.UI_CONFIRM: m.ConfirmResult(ok=False),
+    m.UI_PROMPT: m.PromptResult(value=None),
     m.UI_PICK: m.PickResult(ids=()),
 }
-_RUN_LABELS = {"running": "running", "awaiting_ui": "waiting for you", "completed": "done",
-               "error": "failed", "cancelled": "cancelled"}
+_RUN_LABELS = {
+    "running": "running",
+    "awaiting_ui": "waiting for you",
+    "completed": "done",
+    "error": "failed",
+    "cancelled": "cancelled",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +83,11 @@ class SessionConfig:
         """The ``ui_capabilities`` of ``initialize``."""
         return m.Capabilities(
             supports_permission_preflight_events=self.supports_permission_preflight_events,
-            supports_confirm=self.supports_confirm, supports_prompt=self.supports_prompt,
-            supports_pick=self.supports_pick, supports_run_cancel=True)
+            supports_confirm=self.supports_confirm,
+            supports_prompt=self.supports_prompt,
+            supports_pick=self.supports_pick,
+            supports_run_cancel=True,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,8 +154,11 @@ class Session:
     @property
     def structured_preflight(self) -> bool:
         """Both sides announced ``supports_permission_preflight_events``: legacy text is not parsed."""
-        return (self.config.supports_permission_preflight_events and self.server is not None
-                and self.server.server_capabilities.supports_permission_preflight_events)
+        return (
+            self.config.supports_permission_preflight_events
+            and self.server is not None
+            and self.server.server_capabilities.supports_permission_preflight_events
+        )
 
     @property
     def current_run(self) -> str | None:
@@ -173,8 +185,9 @@ class Session:
     def initialize(self) -> Step:
         """The ``initialize`` request that opens the session."""
         out = _Out()
-        self._request(m.INITIALIZE, m.InitializeParams(m.PROTOCOL_VERSION, self.config.client,
-                                                       self.config.capabilities()), out)
+        self._request(
+            m.INITIALIZE, m.InitializeParams(m.PROTOCOL_VERSION, self.config.client, self.config.capabilities()), out
+        )
         return out.step()
 
     def start_run(self, prompt: str, echo: bool = True) -> Step:
@@ -299,8 +312,9 @@ class Session:
                 # A signal sent as a request still gets an answer: the runtime is not left waiting.
                 self._on_signal(item.method, item.params, out, item.id)
             else:
-                out.send.append(ErrorResponse(item.id, ErrorInfo(
-                    METHOD_NOT_FOUND, f"Method not found: {excerpt(item.method)}")))
+                out.send.append(
+                    ErrorResponse(item.id, ErrorInfo(METHOD_NOT_FOUND, f"Method not found: {excerpt(item.method)}"))
+                )
         elif isinstance(item, Notification):
             self._on_signal(item.method, item.params, out, None)
         else:
@@ -351,12 +365,19 @@ class Session:
             self.server = m.InitializeResult.from_json(result, "initialize result")
         except InvalidInput as exc:
             self.server = m.InitializeResult(protocol_version=m.PROTOCOL_VERSION)
-            self._line(out, "status", f"Invalid initialize answer from the runtime ({exc}); "
-                                      "assuming it supports nothing optional.")
+            self._line(
+                out,
+                "status",
+                f"Invalid initialize answer from the runtime ({exc}); assuming it supports nothing optional.",
+            )
             return
         if str(self.server.protocol_version) != str(m.PROTOCOL_VERSION):
-            self._line(out, "status", "The runtime speaks protocol version "
-                       f"{excerpt(self.server.protocol_version)}, this UI {m.PROTOCOL_VERSION}; continuing.")
+            self._line(
+                out,
+                "status",
+                "The runtime speaks protocol version "
+                f"{excerpt(self.server.protocol_version)}, this UI {m.PROTOCOL_VERSION}; continuing.",
+            )
 
     def _run_started(self, result: Any, out: _Out) -> None:
         self._starting = None
@@ -392,12 +413,16 @@ class Session:
         method, rid, dialog_id = request.method, request.id, str(request.id)
         try:
             params = m.PARAMS_BY_METHOD[method].from_json(
-                {} if request.params is None else request.params, f"{method} params")
+                {} if request.params is None else request.params, f"{method} params"
+            )
         except InvalidInput as exc:
             out.send.append(ErrorResponse(rid, ErrorInfo(INVALID_PARAMS, f"Invalid params: {exc}")))
             return
-        supported = {m.UI_CONFIRM: self.config.supports_confirm, m.UI_PROMPT: self.config.supports_prompt,
-                     m.UI_PICK: self.config.supports_pick}[method]
+        supported = {
+            m.UI_CONFIRM: self.config.supports_confirm,
+            m.UI_PROMPT: self.config.supports_prompt,
+            m.UI_PICK: self.config.supports_pick,
+        }[method]
         if not supported:
             out.send.append(ErrorResponse(rid, ErrorInfo(METHOD_NOT_FOUND, f"This UI does not support {method}")))
             return
@@ -436,8 +461,9 @@ class Session:
                 self._line(out, "status", f"Some events of run {excerpt(run.id)} were lost (seq {missing}).")
         run.last_seq = params.seq
         if isinstance(params.event, UnknownEvent):
-            self._once(f"event:{params.event.type}",
-                       f"Ignored agent events of unknown type {excerpt(params.event.type)}.", out)
+            self._once(
+                f"event:{params.event.type}", f"Ignored agent events of unknown type {excerpt(params.event.type)}.", out
+            )
         else:
             out.inputs += self._log.event(run.id, params.event, legacy=not self.structured_preflight)
 
@@ -452,8 +478,10 @@ class Session:
             return  # cancelled (or otherwise over) is final
         if params.status in m.TERMINAL_STATUSES:
             message = f" {params.message}" if params.message else ""
-            lines = {"cancelled": ("status", f"Run cancelled.{message}"),
-                     "error": ("error", f"Run failed:{message or ' the runtime reported an error.'}")}
+            lines = {
+                "cancelled": ("status", f"Run cancelled.{message}"),
+                "error": ("error", f"Run failed:{message or ' the runtime reported an error.'}"),
+            }
             self._end_run(run, params.status, out, lines.get(params.status))
             return
         run.status = params.status
@@ -530,12 +558,20 @@ class Session:
 
 def _dialog_input(dialog_id: str, params: Any) -> Input:
     if isinstance(params, m.ConfirmParams):
-        return ConfirmRequest(dialog_id, params.title, params.message, params.confirm_label,
-                              params.cancel_label, params.danger_level, params.allow_remember,
-                              params.allow_reason)
+        return ConfirmRequest(
+            dialog_id,
+            params.title,
+            params.message,
+            params.confirm_label,
+            params.cancel_label,
+            params.danger_level,
+            params.allow_remember,
+            params.allow_reason,
+        )
     if isinstance(params, m.PromptParams):
-        return PromptRequest(dialog_id, params.title, params.message, params.default, params.placeholder,
-                             params.secret, params.multiline)
+        return PromptRequest(
+            dialog_id, params.title, params.message, params.default, params.placeholder, params.secret, params.multiline
+        )
     assert isinstance(params, m.PickParams)
     return PickRequest(dialog_id, params.title, params.options, params.message, params.multi)
 

@@ -139,8 +139,7 @@ def message_from_json(obj: Any) -> Decoded:
     """Classify one decoded JSON value as a message, or a ``Malformed`` value (never raises)."""
     if not isinstance(obj, dict):
         what = "a batch (arrays are not supported)" if isinstance(obj, list) else type(obj).__name__
-        return Malformed(INVALID_REQUEST, f"Invalid Request: expected a JSON object, got {what}",
-                         excerpt=excerpt(obj))
+        return Malformed(INVALID_REQUEST, f"Invalid Request: expected a JSON object, got {what}", excerpt=excerpt(obj))
     raw_id = obj.get("id")
     has_id = "id" in obj
     rid: RequestId | None = raw_id if _valid_id(raw_id) else None

@@ -88,14 +88,20 @@ class Transcript:
         if isinstance(event, ToolResultEvent):
             if run.open_tools.get(event.tool) in (event.tool_call_id, None):
                 run.open_tools.pop(event.tool, None)
-            text = format_tool_result(event.tool, event.result, event.is_error,
-                                      max_lines=limits.max_result_lines, max_chars=limits.max_result_chars)
+            text = format_tool_result(
+                event.tool,
+                event.result,
+                event.is_error,
+                max_lines=limits.max_result_lines,
+                max_chars=limits.max_result_chars,
+            )
             return self.log("error" if event.is_error else "tool", text)
         if isinstance(event, ErrorEvent):
             return self.log("error", event.message)
         if isinstance(event, PermissionPreviewEvent):
-            preview = PermissionPreview(event.tool, normalize_diff(event.diff), event.summary,
-                                        event.truncated, event.tool_call_id)
+            preview = PermissionPreview(
+                event.tool, normalize_diff(event.diff), event.summary, event.truncated, event.tool_call_id
+            )
             return [*self.finish_stream(), preview]
         if isinstance(event, PermissionReadyEvent):
             return [*self.finish_stream(), PermissionReady(event.tool, event.tool_call_id)]
@@ -108,8 +114,12 @@ class Transcript:
         for item in items:
             out += self.finish_stream()
             # Legacy lines name no tool call: it is the tool's call still awaiting its result.
-            if (isinstance(item, (PermissionPreview, PermissionReady)) and run is not None
-                    and item.tool_call_id is None and item.tool in run.open_tools):
+            if (
+                isinstance(item, (PermissionPreview, PermissionReady))
+                and run is not None
+                and item.tool_call_id is None
+                and item.tool in run.open_tools
+            ):
                 item = replace(item, tool_call_id=run.open_tools[item.tool])
             out.append(item)
         return out

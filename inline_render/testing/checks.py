@@ -196,4 +196,3 @@ class CheckedRenderer:
                 self._fail(f"{name}: cursor at {(x, y)} visible={visible}, expected visible at {wanted_cursor}")
         elif visible:
             self._fail(f"{name}: cursor visible during {phase.value}")
-
