@@ -16,7 +16,7 @@ from .composer import TextField, render_field
 from .dialogs import DialogView, PromptDialog
 from .evolve import fast_init
 from .log import LogRow, log_rows
-from .state import RenderState, SyncPhase
+from .state import Config, RenderState, SyncPhase
 from .style import DEFAULT, Row, Segment, clip_row, styled
 from .text import WidthPolicy, clip_to_width
 from .theme import DIM, SPINNER, draw_log_rows
@@ -66,6 +66,11 @@ def _composer_rows(field: TextField, width: int, policy: WidthPolicy) -> tuple[t
     return tuple(texts), cursor_row, cursor_col
 
 
+def _prompt(config: Config, width: int) -> str:
+    """The composer's prompt, dropped when the terminal is too narrow for it and any text."""
+    return config.composer_prompt if width > len(config.composer_prompt) else ""
+
+
 def _dialog_rows(total: int, size: int, focus: int) -> tuple[int, ...]:
     """Which dialog rows to show in ``size`` rows: all, or the title kept on top of a window that shows ``focus``."""
     if total <= size:
@@ -82,7 +87,7 @@ def compute_layout(state: AppState) -> Layout:
     config = state.config
     width, policy = state.columns, config.width_policy
     height = min(config.viewport_height, state.rows)
-    prompt = config.composer_prompt if width > len(config.composer_prompt) else ""
+    prompt = _prompt(config, width)
     texts, cursor_row, cursor_col = _composer_rows(state.composer, max(1, width - len(prompt)), policy)
     composer_height = min(len(texts), config.max_composer_rows, height)
     composer_offset = _window(len(texts), composer_height, cursor_row)
@@ -106,9 +111,12 @@ def compute_layout(state: AppState) -> Layout:
     start = max(total - log_height, inserted)
     # Only committed rows may enter scrollback; uncommitted rows above the tail wait unseen.
     insert_end = min(start, inserted + committed)
-    sync = SyncPhase.NEEDS_INSERT if insert_end > inserted else render.sync_phase
-    if sync is SyncPhase.NEEDS_INSERT and insert_end == inserted:
-        sync = SyncPhase.IDLE
+    if insert_end > inserted:
+        sync = SyncPhase.NEEDS_INSERT
+    elif render.sync_phase is SyncPhase.NEEDS_INSERT:
+        sync = SyncPhase.IDLE  # what a failed write left to insert is gone (cleared or now visible)
+    else:
+        sync = render.sync_phase
     if not (
         render.wrapped_total == total
         and render.visible_start == start
@@ -183,7 +191,7 @@ def draw_frame(state: AppState, layout: Layout) -> Frame:
                 cursor = (top + layout.dialog_shown.index(row), col)
     if layout.status_height:
         rows.append(_status_row(state, width))
-    prompt = state.config.composer_prompt if width > len(state.config.composer_prompt) else ""
+    prompt = _prompt(state.config, width)
     visible = layout.composer[layout.composer_offset : layout.composer_offset + layout.composer_height]
     placeholder = state.config.placeholder if not state.composer.text else ""
     for index, text in enumerate(visible):
