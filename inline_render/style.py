@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import wcwidth
@@ -23,10 +23,6 @@ class Style:
     italic: bool = False
     underline: bool = False
     reverse: bool = False
-
-    def but(self, **changes: object) -> Style:
-        """A copy with some attributes changed."""
-        return replace(self, **changes)  # type: ignore[arg-type]
 
 
 DEFAULT = Style()

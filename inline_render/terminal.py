@@ -45,10 +45,8 @@ class TestTerminal:
         self.pending_wrap = False
         self.autowrap = True
         self.top, self.bottom = 0, rows - 1
-        self.sync_depth = 0
         self.saved = (0, 0)
         self.violations: list[str] = []
-        self.presented: list[Cursor] = []  # cursor at every end of synchronized output
         self.resize_pushes: list[list[str]] = []  # lines each resize moved into scrollback
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._pending = ""
@@ -182,13 +180,7 @@ class TestTerminal:
             self.visible = on
         elif mode == 7:
             self.autowrap = on
-        elif mode == 2026:
-            if on:
-                self.sync_depth += 1
-            else:
-                self.sync_depth = 0
-                self.presented.append(self.cursor)
-        elif mode not in (12, 2004, 1004):
+        elif mode not in (12, 2004, 1004, 2026):  # synchronized output needs nothing from a model that draws at once
             self.violations.append(f"unsupported private mode {mode}")
 
     # ---------------------------------------------------------------- output

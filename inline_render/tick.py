@@ -13,7 +13,7 @@ from .app import AppState, initial_state
 from .backend import MemorySink, Vt100Backend
 from .effects import EffectResult, plan_terminal_effects, settle
 from .evolve import fast_init
-from .inputs import Input, LogClear, Resize
+from .inputs import Input, Resize
 from .layout import Frame, Layout, compute_layout, draw_frame
 from .outputs import Output
 from .reduce import reduce_inputs
@@ -121,10 +121,6 @@ class Renderer:
         if result.state.render.sync_phase is SyncPhase.INSERTED_NEEDS_REDRAW:
             outputs.extend(self.step().outputs)
         return outputs
-
-    def clear_log(self) -> list[Output]:
-        """Forget the log (the terminal's scrollback stays)."""
-        return self.feed([LogClear()])
 
 
 class InMemoryRenderer(Renderer):
