@@ -240,32 +240,34 @@ def _reflowed(row: Row, columns: int, policy: WidthPolicy, column: int | None = 
 
 
 def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
-    # What the terminal did to our rows decides where the viewport is now; what we drew is forgotten
-    # and redrawn after clearing from the new top (DESIGN, terminal facts: re-anchor + ESC[J).
+    # Every frame moves the cursor relative to itself, so the terminal carried the cursor along with our
+    # rows through whatever it did (reflow, rows pulled back from history on growth, pushed on a shrink):
+    # the viewport's top is the rows above the cursor, counted up from where the cursor is now.  When the
+    # count is uncertain the smaller one is taken: an old row left above the new viewport (a ghost) is
+    # bad, erasing a committed row above it is worse.  What we drew is forgotten and redrawn after
+    # erasing from that top (DESIGN, terminal facts: re-anchor + ESC[J).
     screen = state.screen
     if not screen.anchored:
         return replace(state, columns=item.columns, rows=item.rows)
     drawn = screen.drawn or ()
-    cursor_row = screen.cursor[0] if screen.cursor is not None else screen.top + (len(drawn) or 1) - 1
-    column = screen.cursor[1] if screen.cursor is not None else 0
-    index = cursor_row - screen.top
+    cursor_row, column = screen.cursor if screen.cursor is not None else (screen.top + (len(drawn) or 1) - 1, 0)
+    column = max(0, column)
+    index = max(0, cursor_row - screen.top)  # the viewport's rows above the cursor (drawn or not yet redrawn)
     policy = state.config.width_policy
-    reflow = state.config.resize_reflow and item.columns != screen.drawn_columns and 0 <= index < len(drawn)
+    reflow = state.config.resize_reflow and item.columns != screen.drawn_columns and index < len(drawn)
     # With a cursor report we know the cursor's row; without one, terminals keep it unless it falls off.
     now = item.cursor_row if item.cursor_row is not None else min(cursor_row, item.rows - 1)
     if reflow:
-        # A reflowing terminal re-wrapped every row at the new width; the cursor kept its cell.
+        # A reflowing terminal (tmux) re-wrapped every row at the new width; the cursor kept its cell.
         heights = [_reflowed(row, item.columns, policy) for row in drawn]
         line = _reflowed(drawn[index], item.columns, policy, column)
         above = sum(heights[:index]) + line
         column %= item.columns
-        if item.rows == state.rows:
-            # tmux keeps the screen's bottom line in place: the cursor rises by the rows gained below it.
+        if item.rows == state.rows and item.cursor_row is None:
+            # No report: tmux keeps the screen's bottom line in place, so the cursor rose by the rows
+            # gained below it.
             gained = heights[index] - 1 - line + sum(heights[index + 1 :]) - (len(drawn) - 1 - index)
-            if item.cursor_row is None or (gained and item.cursor_row == cursor_row):
-                # No report, or one that shows the cursor where a frame still in flight at the resize put it
-                # (a stale absolute move), not where the reflow did.
-                now = max(0, cursor_row - gained)
+            now = max(0, cursor_row - gained)
     else:
         heights = [1] * len(drawn)
         above = index
