@@ -108,13 +108,15 @@ class CheckedRenderer:
         """Sort the lines each resize pushed into scrollback: history the core accounted for, or ghosts."""
         for pushed in self.terminal.resize_pushes:
             content = pushed[top:]  # lines above the viewport were history already
-            for index, line in enumerate(content):
-                if index < accounted:
+            for line in content:
+                # The core measures every resize of a tick from the rows it drew before the first one, so the
+                # rows it accounted for are the first ones pushed, whichever resize pushed them.
+                if accounted > 0:
                     self.history.append(line)
+                    accounted -= 1
                 else:
                     self.ghosts.append(line)
                 self.expected_above.append(line)
-            accounted = 0  # only the first resize of a tick can find our frame still intact
             top = max(0, top - len(pushed))
 
     def feed(self, inputs: Iterable[Input] = ()) -> list[Output]:
