@@ -52,12 +52,18 @@ MAX_TERMINAL_SIDE = 10_000  # absurd sizes are rejected, not allocated
 
 @dataclass(frozen=True, slots=True)
 class Resize:
-    """The terminal now has ``columns`` x ``rows`` cells; ``cursor_row`` if re-anchored by a report."""
+    """The terminal now has ``columns`` x ``rows`` cells; ``cursor_row`` if re-anchored by a report.
+
+    ``frames_in_flight``: a frame written before the resize may have been read by the terminal only after
+    it (not acknowledged in time), so its rows were clipped, not re-wrapped: the reflow model must not be
+    trusted for this resize.
+    """
 
     TYPE: ClassVar[str] = "resize"
     columns: int
     rows: int
     cursor_row: int | None = None
+    frames_in_flight: bool = False
 
 
 @dataclass(frozen=True, slots=True)

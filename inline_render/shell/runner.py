@@ -134,6 +134,8 @@ class InlineApp:
         self._resize_task: asyncio.Task[None] | None = None
         self._resize_epoch = 0
         self._queued_size: tuple[int, int] | None = None
+        self._frames_written = 0  # frames written to the terminal (inline mode)
+        self._frames_settled = 0  # the last of them known processed before any resize
         self._signals: list[signal.Signals] = []
 
     # --- the application's side ------------------------------------------------------------
@@ -248,12 +250,30 @@ class InlineApp:
         feed: list[Input] = [Clock(now) if math.isfinite(now) else Clock(0.0), *inputs]
         if self.renderer is not None:
             outputs = self.renderer.feed(feed)
+            last = self.renderer.last
+            if last is not None and last.effect.bytes_written:
+                self._acknowledge_frame()
         elif self.plain is not None:
             outputs = self.plain.feed(feed)
         else:  # pragma: no cover - _drive runs only once a front end exists
             return
         for output in outputs:
             self._handle_output(output)
+
+    def _acknowledge_frame(self) -> None:
+        """Ask the terminal to acknowledge the frame just written (a cursor query after it).
+
+        A frame acknowledged while the terminal still had the size it was drawn for was processed before any
+        later resize: a resize then knows no frame was in flight (see ``Resize.frames_in_flight``).
+        """
+        self._frames_written += 1
+        frame, size = self._frames_written, self._queued_size
+
+        def acknowledged() -> None:
+            if self._ui is not None and terminal_size(self._ui.fileno(), (0, 0)) == size:
+                self._frames_settled = max(self._frames_settled, frame)
+
+        self._cursor.acknowledge(acknowledged)
 
     def _handle_output(self, output: Output) -> None:
         if isinstance(output, Interrupt) and output.key == "c-c":
@@ -344,7 +364,7 @@ class InlineApp:
                 assert self._ui is not None
                 size = terminal_size(self._ui.fileno(), (renderer.state.columns, renderer.state.rows))
                 if size != (renderer.state.columns, renderer.state.rows):
-                    pending.append(Resize(*size))
+                    pending.append(Resize(*size, frames_in_flight=True))
                 if pending:
                     renderer.feed(pending)
             except Exception:  # the transcript is still written below; an error here must not stop that
@@ -423,7 +443,12 @@ class InlineApp:
             assert self._ui is not None
             size = terminal_size(self._ui.fileno(), self._queued_size or (80, 24))
             self._queued_size = size
-            self.scheduler.add([Resize(size[0], size[1], report.row if report else None)], urgent=True)
+            # The report came after every acknowledgement asked before it: a frame not acknowledged as
+            # processed at its own size may have been read after the resize (or the terminal never says).
+            in_flight = report is None or self._frames_settled < self._frames_written
+            self._frames_settled = self._frames_written
+            resize = Resize(size[0], size[1], report.row if report else None, frames_in_flight=in_flight)
+            self.scheduler.add([resize], urgent=True)
         finally:
             self._resize_task = None
             self._wake()
