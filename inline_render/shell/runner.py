@@ -27,6 +27,8 @@ import asyncio
 import contextlib
 import math
 import os
+import re
+import select
 import signal
 import sys
 import time
@@ -53,6 +55,8 @@ from .schedule import DEFAULT_MAX_RATE, TickScheduler
 from .terminal_io import OutputMode, color_depth_for, resolve_mode, stream_is_tty, terminal_size
 
 __all__ = ["AppOptions", "InlineApp", "Main", "config_for", "run"]
+
+_REPORT = re.compile(rb"\x1b\[\d+;\d+R")
 
 Main = Callable[["InlineApp"], Awaitable[Any]]
 _EXIT_SIGNALS = {signal.SIGTERM: 143, signal.SIGINT: 130, signal.SIGHUP: 129}
@@ -376,6 +380,34 @@ class InlineApp:
                 with contextlib.suppress(Exception):
                     recorder.close()
         self._write_raw(LEAVE_MODES)
+        self._drain_replies()
+
+    def _drain_replies(self) -> None:
+        """Wait (at most ``cpr_timeout``) for the cursor reports still owed: one arriving after raw mode ends
+        would be echoed onto the screen (``^[[5;1R``) and left for the shell to read as typed text."""
+        owed = self._cursor.outstanding
+        if not owed or self._input is None:
+            return
+        try:
+            fd = self._input.fileno()
+        except Exception:
+            return
+        deadline = time.monotonic() + self.options.cpr_timeout
+        data = b""
+        while len(_REPORT.findall(data)) < owed:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return
+            try:
+                ready, _, _ = select.select([fd], [], [], remaining)
+                if not ready:
+                    return
+                chunk = os.read(fd, 4096)
+            except (OSError, ValueError):
+                return
+            if not chunk:
+                return
+            data += chunk
 
     def _write_raw(self, data: bytes) -> None:
         if self._ui is None:
