@@ -162,3 +162,20 @@ def test_a_failing_recording_disk_stops_the_recording_not_the_app(tmp_path: Path
     renderer.feed([LogAppend("assistant", "and again")])
     assert recorder.closed and recorder.error is not None and "recording stopped after 0 ticks" in recorder.error
     assert "and again" in "\n".join(renderer.terminal.screen_lines())
+
+
+def test_an_open_dialog_does_not_rewrap_its_huge_message_every_tick(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 50,000-line confirm message is wrapped once, not on every tick it stays open (a tick's cost stays bounded)."""
+    import inline_render.dialogs as dialogs
+    from inline_render import ConfirmRequest
+
+    calls = []
+    real = dialogs.wrap_line
+    monkeypatch.setattr(dialogs, "wrap_line", lambda *args: calls.append(1) or real(*args))
+    renderer = Renderer.in_memory(80, 24)
+    renderer.feed([ConfirmRequest("c", "Allow?", "line\n" * 50_000)])
+    first = len(calls)
+    assert first >= 50_000
+    for _ in range(3):
+        renderer.feed([])
+    assert len(calls) == first
