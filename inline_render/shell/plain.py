@@ -25,7 +25,7 @@ from ..log import LogRow, LogState, log_rows
 from ..outputs import ConfirmAnswer, Output, PickAnswer, PromptAnswer, output_to_json
 from ..reduce import reduce_inputs
 from ..state import Config
-from ..text import sanitize
+from ..text import flatten
 from ..theme import prefix_for
 from .jsonl import carry_input, encode_record, uncarry_output
 
@@ -163,7 +163,7 @@ class PlainWriter:
 
     def _lines(self, lines: list[str]) -> None:
         for line in lines:
-            clean = sanitize(line).replace("\n", " ")
+            clean = flatten(line)  # one row: newlines and tabs (a cursor movement) become spaces
             self.stream.write((_ascii(clean) if self.ascii else clean) + "\n")
 
     def _json(self, data: dict[str, Any]) -> None:
