@@ -61,8 +61,12 @@ def test_hostile_header_sizes_are_rejected_in_cells(tmp_path: Path) -> None:
 
 def test_cell_limit_applies_to_renderer_and_resize_input() -> None:
     """Renderer and the resize input refuse more than MAX_TERMINAL_CELLS cells with an InvalidInput."""
+    import time
+
+    start = time.process_time()
     with pytest.raises(InvalidInput, match="cells"):
         Renderer.in_memory(10_000, 10_000)
+    assert time.process_time() - start < 1  # refused before 100,000,000 cells were allocated
     with pytest.raises(InvalidInput, match=r"input \(resize\): .*cells"):
         input_from_json({"type": "resize", "columns": 2000, "rows": 2000})
     side = int(MAX_TERMINAL_CELLS**0.5)
