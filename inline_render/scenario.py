@@ -72,6 +72,7 @@ _ESCAPE_MORE = re.compile("[\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u206
 _UNPRINTABLE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 # Deeper JSON than this is refused before parsing (the recursion of json.loads would fail far deeper).
 MAX_JSON_DEPTH = 100
+_STRINGS = re.compile(r'"(?:[^"\\]++|\\.)*+"')  # JSON string literals (possessive: linear on huge strings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +149,7 @@ def _depth_ok(line: str) -> bool:
     if line.count("[") + line.count("{") <= MAX_JSON_DEPTH:
         return True
     depth = 0
-    for char in re.sub(r'"(?:[^"\\]|\\.)*"', "", line):
+    for char in _STRINGS.sub("", line):
         if char in "[{":
             depth += 1
             if depth > MAX_JSON_DEPTH:
