@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -30,6 +31,8 @@ class ScenarioRecorder:
     stream: TextIO
     ticks: int = 0
     closed: bool = field(default=False)
+    error: str | None = None
+    """Why the recording stopped early (a failed write), if it did."""
 
     @classmethod
     def create(
@@ -60,7 +63,7 @@ class ScenarioRecorder:
         return cls(target, stream)
 
     def record(self, inputs: Sequence[Input], result: TickResult) -> None:
-        """Append one tick line."""
+        """Append one tick line; a write that fails stops the recording (``error``), never the app."""
         if self.closed:
             return
         raw = [input_to_json(item) for item in inputs]
@@ -69,8 +72,16 @@ class ScenarioRecorder:
             raw.append(input_to_json(Fault(effect.bytes_written)))
         expect = dict(result.state.render.to_json())
         expect["outputs"] = [output_to_json(o) for o in result.outputs]
-        self.stream.write(dumps_line({"inputs": raw, "expect": expect}) + "\n")
-        self.stream.flush()
+        # dumps_line escapes lone surrogates, so the line is always UTF-8; the disk can still fail.
+        try:
+            self.stream.write(dumps_line({"inputs": raw, "expect": expect}) + "\n")
+            self.stream.flush()
+        except (OSError, ValueError) as exc:
+            self.error = f"{self.path}: recording stopped after {self.ticks} ticks: {exc}"
+            self.closed = True
+            with contextlib.suppress(OSError, ValueError):
+                self.stream.close()
+            return
         self.ticks += 1
 
     def close(self) -> None:
