@@ -5,7 +5,9 @@ library checkout and the tests directory on PYTHONPATH.  It prints the preamble 
 output, before the inline viewport exists), then streams the lines in entries of 1-12 lines as
 deltas of 2-7 characters, spread evenly over ``--duration`` seconds (far more deltas than the
 60 ticks/s the runner draws, so every tick carries new text: full speed), finishes the entries
-and returns 0: everything shown stays in scrollback.  ``--ready`` is created when streaming
+and returns 0: everything shown stays in scrollback.  ``--plain`` is the reference: the same
+deltas at the same pace written straight to the terminal (what a ``printf`` loop loses to the
+terminal's own resize handling is not the library's doing).  ``--ready`` is created when streaming
 starts (the rig starts resizing then); ``--result`` receives, at exit, the JSON of the exit code,
 the lines it committed and which library ran.
 """
@@ -54,6 +56,24 @@ def chunks(seed: int, text: str) -> list[str]:
     return out
 
 
+async def _plain(seed: int, groups: list[str], duration: float, ready: str | None) -> int:
+    """The reference: the same deltas at the same pace written straight to the terminal (no library)."""
+    plan = [chunks(seed + index, text + "\n") for index, text in enumerate(groups)]
+    total = sum(len(parts) for parts in plan)
+    interval = duration / max(1, total)
+    if ready:
+        Path(ready).write_text("streaming\n", encoding="utf-8")
+    start = time.monotonic()
+    sent = 0
+    for parts in plan:
+        for part in parts:
+            sys.stdout.write(part)
+            sys.stdout.flush()
+            sent += 1
+            await asyncio.sleep(max(0.0, start + sent * interval - time.monotonic()))
+    return 0
+
+
 async def _stream(app: InlineApp, seed: int, groups: list[str], duration: float, ready: str | None) -> int:
     plan = [(f"e{index}", chunks(seed + index, text)) for index, text in enumerate(groups)]
     total = sum(len(parts) for _, parts in plan)
@@ -85,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=3.0)
     parser.add_argument("--ready", help="file created when streaming starts")
     parser.add_argument("--result", help="file that receives the JSON result at exit")
+    parser.add_argument("--plain", action="store_true", help="the reference: write the lines without the library")
     args = parser.parse_args(argv)
     before = preamble_lines(args.preamble)
     texts = storm_lines(args.seed, args.lines, args.width)
@@ -92,9 +113,12 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(line + "\n")
     sys.stdout.flush()
     groups = entries(args.seed, texts)
-    code = asyncio.run(
-        InlineApp(AppOptions()).run(lambda app: _stream(app, args.seed, groups, args.duration, args.ready))
-    )
+    code: int
+    if args.plain:
+        code = asyncio.run(_plain(args.seed, groups, args.duration, args.ready))
+    else:
+        app = InlineApp(AppOptions())
+        code = asyncio.run(app.run(lambda app: _stream(app, args.seed, groups, args.duration, args.ready)))
     if args.result:
         result = {"exit": code, "lines": [*before, *texts], "library": os.path.dirname(inline_render.__file__)}
         Path(args.result).write_text(json.dumps(result, ensure_ascii=False), encoding="utf-8")

@@ -88,7 +88,7 @@ def _storm_command(args: argparse.Namespace) -> int:
         for seed in storm_seeds(args.seed, args.storms):
             storm = make_storm(seed, resize=not args.no_resize, lines=args.lines)
             try:
-                result = run_storm(adapter, storm, library)
+                result = run_storm(adapter, storm, library, plain=args.plain)
             except (RuntimeError, TimeoutError, OSError) as error:
                 tally.errors += 1
                 tally.failing_seeds.append(seed)
@@ -105,16 +105,14 @@ def _storm_command(args: argparse.Namespace) -> int:
                 folder.mkdir(parents=True, exist_ok=True)
                 body = "\n".join(result.text.rows)
                 extra = "\n".join(["", "--- ghost rows:", *result.verdict.ghosts])
-                (folder / f"{name}-{seed}{'-baseline' if args.no_resize else ''}.txt").write_text(
+                (folder / f"{name}-{seed}{'-baseline' * args.no_resize}{'-plain' * args.plain}.txt").write_text(
                     body + "\n" + extra + "\n", encoding="utf-8"
                 )
     print()
     print(table(tallies))
-    mode = "--no-resize " if args.no_resize else ""
-    terminals = " ".join(names)
-    print(
-        f"\nreproduce: python -m tests.realterm storm -t {terminals} --storms {args.storms} --seed {args.seed} {mode}"
-    )
+    options = f"-t {' '.join(names)} --storms {args.storms} --seed {args.seed}"
+    options += " --no-resize" * args.no_resize + " --plain" * args.plain
+    print(f"\nreproduce: python -m tests.realterm storm {options}")
     return 0 if all(t.failed == 0 and t.errors == 0 for t in tallies) else 1
 
 
@@ -127,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     storm.add_argument("--storms", type=int, default=5, help="storms per terminal (seeds SEED, SEED+1, ...)")
     storm.add_argument("--seed", type=int, default=1, help="the first storm's seed")
     storm.add_argument("--no-resize", action="store_true", help="the baseline: the same streams, no resize")
+    storm.add_argument("--plain", action="store_true", help="the reference: the same lines without the library")
     storm.add_argument("--lines", type=int, default=80, help="numbered lines the app streams")
     storm.add_argument("--library", help="the library checkout to run (default: first PYTHONPATH entry)")
     storm.add_argument("--dump", help="write each run's terminal text into this folder")

@@ -45,7 +45,7 @@ def default_library() -> str:
     return str(Path(entries[0]).resolve()) if entries else str(TESTS_DIR.parent)
 
 
-def app_argv(storm: Storm, ready: Path, result: Path) -> list[str]:
+def app_argv(storm: Storm, ready: Path, result: Path, *, plain: bool = False) -> list[str]:
     """The storm app's command line (absolute paths: terminals start it in their own directory)."""
     return [
         sys.executable,
@@ -58,6 +58,7 @@ def app_argv(storm: Storm, ready: Path, result: Path) -> list[str]:
         f"--duration={storm.duration}",
         f"--ready={ready}",
         f"--result={result}",
+        *(["--plain"] if plain else []),
     ]
 
 
@@ -80,12 +81,16 @@ def _wait(condition_name: str, done: Callable[[], bool], timeout: float) -> None
     raise TimeoutError(f"timed out after {timeout:.0f} s waiting for {condition_name}")
 
 
-def run_storm(adapter: Adapter, storm: Storm, library: str | None = None) -> RunResult:
-    """Run ``storm`` on a new terminal of ``adapter``; the verdict on its text after the app exited."""
+def run_storm(adapter: Adapter, storm: Storm, library: str | None = None, *, plain: bool = False) -> RunResult:
+    """Run ``storm`` on a new terminal of ``adapter``; the verdict on its text after the app exited.
+
+    ``plain``: the reference run, the same lines written without the library.
+    """
     library = library or default_library()
     with tempfile.TemporaryDirectory(prefix="realterm-") as folder:
         ready, result = Path(folder) / "ready", Path(folder) / "result.json"
-        terminal = adapter.start(app_argv(storm, ready, result), app_env(library), storm.columns, storm.rows)
+        argv = app_argv(storm, ready, result, plain=plain)
+        terminal = adapter.start(argv, app_env(library), storm.columns, storm.rows)
         try:
             _wait("the app to start streaming", ready.exists, START_TIMEOUT)
             start = time.monotonic()

@@ -54,6 +54,7 @@ def missing_binaries(*names: str, hint: str) -> str | None:
 def adapters() -> dict[str, Callable[[], Adapter]]:
     """Every adapter by name (imported here: each module imports this one)."""
     from .tmux_term import TmuxAdapter
+    from .xterm_term import XtermAdapter
     from .xtermjs_term import XtermJsAdapter
 
-    return {"tmux": TmuxAdapter, "xtermjs": XtermJsAdapter}
+    return {"tmux": TmuxAdapter, "xtermjs": XtermJsAdapter, "xterm": XtermAdapter}
