@@ -54,7 +54,8 @@ def missing_binaries(*names: str, hint: str) -> str | None:
 def adapters() -> dict[str, Callable[[], Adapter]]:
     """Every adapter by name (imported here: each module imports this one)."""
     from .tmux_term import TmuxAdapter
+    from .vte_term import VteAdapter
     from .xterm_term import XtermAdapter
     from .xtermjs_term import XtermJsAdapter
 
-    return {"tmux": TmuxAdapter, "xtermjs": XtermJsAdapter, "xterm": XtermAdapter}
+    return {"tmux": TmuxAdapter, "xtermjs": XtermJsAdapter, "xterm": XtermAdapter, "vte": VteAdapter}
