@@ -125,3 +125,20 @@ def test_the_stream_carries_every_line_in_small_deltas() -> None:
         parts = chunks(5 + index, group)
         assert "".join(parts) == group and all(1 <= len(part) <= 7 for part in parts)
         assert all(len(part) >= 2 for part in parts[:-1])
+
+
+def test_rows_cut_by_a_narrowing_terminal_are_truncated_not_missing() -> None:
+    """Truncating mode (xterm): a line whose rows were each cut short is found, counted as truncated."""
+    rows = ("P001 shell", "L0001 alpha bravo", "L0002 charlie del", "echo foxtrot", "hotel", *LINES[3:])
+    verdict = check(text(*rows), LINES, truncating=True)
+    assert verdict.ok and verdict.truncated == ("P001", "L0002") and not verdict.ghosts, verdict
+    strict = check(text(*rows), LINES)
+    assert strict.missing == ("P001", "L0002") and not strict.ok
+
+
+def test_truncating_mode_still_finds_losses_and_duplicates() -> None:
+    """Truncating mode does not excuse a line that is gone, rows that are not the line's, or a second whole copy."""
+    rows = ("P001 shell output", "L0001 alpha bravo", "L0001 alpha bravo", "L0003 漢字表示XX", "L0004 india")
+    verdict = check(text(*rows), LINES, truncating=True)
+    assert verdict.missing == ("L0002", "L0003") and verdict.duplicated == ("L0001",) and not verdict.ok
+    assert verdict.ghosts == ("L0003 漢字表示XX",)

@@ -15,6 +15,10 @@ joined while the joined text, compared without whitespace, is still a prefix of 
   leftover viewport row), a row that starts with an id but says something else, a status or
   composer row, anything else.
 
+A terminal that cuts rows when it narrows (xterm) is judged with ``truncating=True``: a line whose
+rows are cut copies of its own rows is *truncated*, found but counted apart; the ``--plain``
+reference run tells how many the terminal truncates by itself.
+
 Rows that a terminal marks as soft-wrapped (``wrapped[i]``: row ``i`` continues row ``i - 1``)
 are joined first, as the terminal would show them when wider.
 """
@@ -51,6 +55,8 @@ class Verdict:
     duplicated: tuple[str, ...]
     out_of_order: tuple[str, ...]
     ghosts: tuple[str, ...]
+    truncated: tuple[str, ...] = ()
+    """Lines found only cut short by the terminal's own narrowing (``check(truncating=True)``)."""
 
     @property
     def ok(self) -> bool:
@@ -67,6 +73,7 @@ class Verdict:
             f"{self.found}/{self.expected} found, missing {len(self.missing)}{some(self.missing)}, "
             f"of them cut {len(self.cut)}, duplicated {len(self.duplicated)}{some(self.duplicated)}, "
             f"out of order {len(self.out_of_order)}{some(self.out_of_order)}, ghost rows {len(self.ghosts)}"
+            + (f", truncated by the terminal {len(self.truncated)}" if self.truncated else "")
         )
 
 
@@ -108,8 +115,34 @@ def _longest_increasing(values: list[int]) -> set[int]:
     return keep
 
 
-def check(text: TerminalText, lines: list[str] | tuple[str, ...]) -> Verdict:
-    """Judge ``text`` against the committed ``lines`` (in the order they were committed)."""
+def _group(rows: list[str], i: int, target: str, truncating: bool) -> tuple[int, bool, bool]:
+    """The rows from ``i`` that hold the line ``target``: (end, whole, consistent).
+
+    ``consistent``: the rows are the line's start (or, ``truncating``, each row a cut copy of one
+    of the line's rows, in order: what a terminal that truncates rows on narrowing leaves).
+    """
+    seen, end = _squeeze(rows[i]), i + 1
+    if not target.startswith(seen):
+        return end, False, False
+    position, exact = len(seen), True
+    while end < len(rows) and seen != target and not ID.match(rows[end]) and rows[end].strip():
+        piece = _squeeze(rows[end])
+        if exact and target.startswith(seen + piece):
+            seen, position, end = seen + piece, position + len(piece), end + 1
+            continue
+        found = target.find(piece, position) if truncating else -1
+        if found < 0:
+            break
+        seen, position, end, exact = seen + piece, found + len(piece), end + 1, False
+    return end, exact and seen == target, True
+
+
+def check(text: TerminalText, lines: list[str] | tuple[str, ...], *, truncating: bool = False) -> Verdict:
+    """Judge ``text`` against the committed ``lines`` (in the order they were committed).
+
+    ``truncating``: the terminal cuts rows when it narrows (xterm), so a line whose rows are cut
+    copies of its rows is *truncated* (found, counted apart), not missing.
+    """
     order: dict[str, int] = {}
     wanted: dict[str, str] = {}
     for line in lines:
@@ -118,52 +151,50 @@ def check(text: TerminalText, lines: list[str] | tuple[str, ...]) -> Verdict:
             raise ValueError(f"committed line without a unique id: {line!r}")
         order[ident], wanted[ident] = len(order), _squeeze(line)
     rows = join_wrapped(text)
-    whole: list[str] = []  # ids of whole occurrences, in the order of the text
-    partial: list[tuple[str, str]] = []  # (id, the rows' text) of occurrences holding only a start
+    seen_ids: list[str] = []  # ids of whole (or, truncating, cut) occurrences, in the order of the text
+    whole: dict[str, int] = {}
+    partial: dict[str, list[str]] = {}  # id -> the rows' text of each occurrence holding only part of it
     ghosts: list[str] = []
     i = 0
     while i < len(rows):
         row = rows[i]
-        match = ID.match(row)
+        ident = _ident(row)
         if not row.strip():
             i += 1
             continue
-        if match is None or match.group(1) not in wanted:
+        if ident is None or ident not in wanted:
             ghosts.append(row)
             i += 1
             continue
-        ident = match.group(1)
-        target, seen, end = wanted[ident], _squeeze(row), i + 1
-        while end < len(rows) and seen != target and not ID.match(rows[end]) and rows[end].strip():
-            longer = seen + _squeeze(rows[end])
-            if not target.startswith(longer):
-                break
-            seen, end = longer, end + 1
-        if seen == target:
-            whole.append(ident)
-        elif target.startswith(seen):
-            partial.append((ident, "\n".join(rows[i:end])))
+        end, is_whole, consistent = _group(rows, i, wanted[ident], truncating)
+        if is_whole:
+            whole[ident] = whole.get(ident, 0) + 1
+            seen_ids.append(ident)
+        elif consistent:
+            partial.setdefault(ident, []).append("\n".join(rows[i:end]))
+            if truncating:
+                seen_ids.append(ident)
         else:
             ghosts.extend(rows[i:end])
         i = end
-    counts: dict[str, int] = {}
-    for ident in whole:
-        counts[ident] = counts.get(ident, 0) + 1
-    missing = tuple(ident for ident in order if ident not in counts)
-    cut = tuple(ident for ident in missing if any(p == ident for p, _ in partial))
-    ghosts.extend(rows_text for ident, rows_text in partial if ident in counts)
+    truncated = tuple(ident for ident in order if truncating and ident not in whole and ident in partial)
+    missing = tuple(ident for ident in order if ident not in whole and ident not in truncated)
+    cut = tuple(ident for ident in missing if ident in partial)
+    for ident, copies in partial.items():
+        # Part copies of a line found whole are leftovers; a truncated line is its first copy.
+        ghosts.extend(copies if ident in whole else copies[1:] if ident in truncated else [])
     firsts: list[str] = []
-    for ident in whole:
-        if ident not in firsts:
+    for ident in seen_ids:
+        if ident not in firsts and (ident in whole or ident in truncated):
             firsts.append(ident)
     keep = _longest_increasing([order[ident] for ident in firsts])
-    out_of_order = tuple(ident for index, ident in enumerate(firsts) if index not in keep)
     return Verdict(
         expected=len(order),
-        found=len(counts),
+        found=len(whole) + len(truncated),
         missing=missing,
         cut=cut,
-        duplicated=tuple(ident for ident in order if counts.get(ident, 0) > 1),
-        out_of_order=out_of_order,
+        duplicated=tuple(ident for ident in order if whole.get(ident, 0) > 1),
+        out_of_order=tuple(ident for index, ident in enumerate(firsts) if index not in keep),
         ghosts=tuple(ghosts),
+        truncated=truncated,
     )

@@ -108,5 +108,6 @@ def run_storm(adapter: Adapter, storm: Storm, library: str | None = None, *, pla
                 f"the app exited without a result ({storm.describe()}); the terminal's last rows:\n{tail}"
             )
         outcome = json.loads(result.read_text(encoding="utf-8"))
-    verdict = check(text, outcome["lines"])
+    # Without a resize no terminal truncates anything: a short row is then always a lost line.
+    verdict = check(text, outcome["lines"], truncating=adapter.truncates and bool(storm.resizes))
     return RunResult(adapter.name, storm, verdict, outcome.get("exit"), outcome.get("library", "?"), text)

@@ -37,6 +37,8 @@ class Adapter(Protocol):
     """How to start one kind of terminal, and whether this machine has it."""
 
     name: str
+    truncates: bool
+    """The terminal cuts rows when it narrows (judged with ``check(truncating=True)``)."""
 
     def missing(self) -> str | None:
         """Why this terminal cannot run here (what to install), or None."""

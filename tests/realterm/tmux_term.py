@@ -65,6 +65,7 @@ class TmuxAdapter:
     """Starts ``TmuxTerminal``s."""
 
     name = "tmux"
+    truncates = False
 
     def missing(self) -> str | None:
         """tmux on PATH, or why not."""

@@ -124,6 +124,7 @@ class VteAdapter:
     """Starts ``VteTerminal``s."""
 
     name = "vte"
+    truncates = False
 
     def missing(self) -> str | None:
         """Xvfb, the system python and its gi + Vte 2.91 + Gtk 3, or why not."""

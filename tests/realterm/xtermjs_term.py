@@ -182,6 +182,7 @@ class XtermJsAdapter:
     """Starts ``XtermJsTerminal``s."""
 
     name = "xtermjs"
+    truncates = False
 
     def missing(self) -> str | None:
         """node and the installed npm packages, or why not."""
