@@ -142,3 +142,11 @@ def test_truncating_mode_still_finds_losses_and_duplicates() -> None:
     verdict = check(text(*rows), LINES, truncating=True)
     assert verdict.missing == ("L0002", "L0003") and verdict.duplicated == ("L0001",) and not verdict.ok
     assert verdict.ghosts == ("L0003 漢字表示XX",)
+
+
+def test_the_cursor_gap_says_where_the_cursor_was_left() -> None:
+    """The cursor right below the last line is gap 0; two rows lower is +2; an unknown cursor is None."""
+    rows = (*LINES, "", "", "")
+    assert check(TerminalText(rows, None, (0, 5)), LINES).cursor_gap == 0
+    assert check(TerminalText(rows, None, (0, 7)), LINES).cursor_gap == 2
+    assert check(TerminalText(rows), LINES).cursor_gap is None

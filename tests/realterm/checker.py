@@ -57,6 +57,9 @@ class Verdict:
     ghosts: tuple[str, ...]
     truncated: tuple[str, ...] = ()
     """Lines found only cut short by the terminal's own narrowing (``check(truncating=True)``)."""
+    cursor_gap: int | None = None
+    """Rows between the last non-blank row and the cursor after the exit, minus one: 0 is right
+    (the shell's prompt follows the transcript), None when the terminal does not tell."""
 
     @property
     def ok(self) -> bool:
@@ -74,6 +77,7 @@ class Verdict:
             f"of them cut {len(self.cut)}, duplicated {len(self.duplicated)}{some(self.duplicated)}, "
             f"out of order {len(self.out_of_order)}{some(self.out_of_order)}, ghost rows {len(self.ghosts)}"
             + (f", truncated by the terminal {len(self.truncated)}" if self.truncated else "")
+            + (f", cursor {self.cursor_gap:+d} rows off the line after the text" if self.cursor_gap else "")
         )
 
 
@@ -197,4 +201,12 @@ def check(text: TerminalText, lines: list[str] | tuple[str, ...], *, truncating:
         out_of_order=tuple(ident for index, ident in enumerate(firsts) if index not in keep),
         ghosts=tuple(ghosts),
         truncated=truncated,
+        cursor_gap=_cursor_gap(text),
     )
+
+
+def _cursor_gap(text: TerminalText) -> int | None:
+    if text.cursor is None:
+        return None
+    filled = [index for index, row in enumerate(text.rows) if row.strip()]
+    return text.cursor[1] - (filled[-1] + 1 if filled else 0)

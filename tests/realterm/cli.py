@@ -98,6 +98,8 @@ def _storm_command(args: argparse.Namespace) -> int:
                 print(f"{name} {storm.describe()}\n  ERROR {error}", flush=True)
                 continue
             tally.add(result)
+            if not Path(result.library).resolve().is_relative_to(Path(library).resolve()):
+                print(f"warning: the app ran the library at {result.library}, not at {library}", flush=True)
             mark = "ok  " if result.verdict.ok and result.exit_code == 0 else "FAIL"
             print(
                 f"{mark} {name} {storm.describe()}\n     exit {result.exit_code}: {result.verdict.summary()}",

@@ -49,6 +49,7 @@ def app_argv(storm: Storm, ready: Path, result: Path, *, plain: bool = False) ->
     """The storm app's command line (absolute paths: terminals start it in their own directory)."""
     return [
         sys.executable,
+        "-P",  # no current directory on sys.path: the library comes from PYTHONPATH, never from the cwd
         "-m",
         "realterm.app",
         f"--seed={storm.seed}",
@@ -92,7 +93,11 @@ def run_storm(adapter: Adapter, storm: Storm, library: str | None = None, *, pla
         argv = app_argv(storm, ready, result, plain=plain)
         terminal = adapter.start(argv, app_env(library), storm.columns, storm.rows)
         try:
-            _wait("the app to start streaming", ready.exists, START_TIMEOUT)
+            _wait("the app to start streaming", lambda: ready.exists() or terminal.exited(), START_TIMEOUT)
+            if not ready.exists():  # it died first (a broken checkout?): show what it said
+                time.sleep(SETTLE)
+                shown = "\n".join("\n".join(terminal.text().rows).rstrip("\n").split("\n")[-30:])
+                raise RuntimeError(f"the app died before streaming ({storm.describe()}); the terminal shows:\n{shown}")
             start = time.monotonic()
             for step in storm.resizes:
                 time.sleep(max(0.0, start + step.at - time.monotonic()))
