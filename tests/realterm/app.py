@@ -105,10 +105,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=3.0)
     parser.add_argument("--ready", help="file created when streaming starts")
     parser.add_argument("--result", help="file that receives the JSON result at exit")
+    parser.add_argument("--ascii-lines", action="store_true", help="no CJK or emoji lines")
     parser.add_argument("--plain", action="store_true", help="the reference: write the lines without the library")
     args = parser.parse_args(argv)
     before = preamble_lines(args.preamble)
-    texts = storm_lines(args.seed, args.lines, args.width)
+    texts = storm_lines(args.seed, args.lines, args.width, ascii_only=args.ascii_lines)
     for line in before:
         sys.stdout.write(line + "\n")
     sys.stdout.flush()

@@ -90,9 +90,11 @@ def _words_to_width(rng: random.Random, head: str, width: int) -> str:
     return text[:-1] + "x" if text.endswith(" ") else text
 
 
-def _line(rng: random.Random, number: int, width: int) -> str:
+def _line(rng: random.Random, number: int, width: int, ascii_only: bool) -> str:
     head = line_id(number)
     shape = rng.choice(_SHAPES)
+    if ascii_only and shape in (Shape.CJK, Shape.EMOJI):
+        shape = Shape.LONG if shape is Shape.CJK else Shape.SHORT
     if shape is Shape.SHORT:
         return " ".join([head, *rng.choices(_WORDS, k=rng.randint(1, 4))])
     if shape is Shape.EXACT:
@@ -105,10 +107,13 @@ def _line(rng: random.Random, number: int, width: int) -> str:
     return " ".join([head, *words])
 
 
-def storm_lines(seed: int, count: int, width: int) -> tuple[str, ...]:
-    """``count`` numbered lines for a terminal that starts ``width`` columns wide."""
+def storm_lines(seed: int, count: int, width: int, *, ascii_only: bool = False) -> tuple[str, ...]:
+    """``count`` numbered lines for a terminal that starts ``width`` columns wide.
+
+    ``ascii_only``: no CJK or emoji lines (for GNU screen, whose ``hardcopy`` cannot write them).
+    """
     rng = random.Random(f"lines-{seed}-{width}")
-    return tuple(_line(rng, number, width) for number in range(1, count + 1))
+    return tuple(_line(rng, number, width, ascii_only) for number in range(1, count + 1))
 
 
 def preamble_lines(count: int) -> tuple[str, ...]:

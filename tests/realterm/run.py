@@ -45,7 +45,7 @@ def default_library() -> str:
     return str(Path(entries[0]).resolve()) if entries else str(TESTS_DIR.parent)
 
 
-def app_argv(storm: Storm, ready: Path, result: Path, *, plain: bool = False) -> list[str]:
+def app_argv(storm: Storm, ready: Path, result: Path, *, plain: bool = False, ascii_only: bool = False) -> list[str]:
     """The storm app's command line (absolute paths: terminals start it in their own directory)."""
     return [
         sys.executable,
@@ -60,6 +60,7 @@ def app_argv(storm: Storm, ready: Path, result: Path, *, plain: bool = False) ->
         f"--ready={ready}",
         f"--result={result}",
         *(["--plain"] if plain else []),
+        *(["--ascii-lines"] if ascii_only else []),
     ]
 
 
@@ -90,7 +91,7 @@ def run_storm(adapter: Adapter, storm: Storm, library: str | None = None, *, pla
     library = library or default_library()
     with tempfile.TemporaryDirectory(prefix="realterm-") as folder:
         ready, result = Path(folder) / "ready", Path(folder) / "result.json"
-        argv = app_argv(storm, ready, result, plain=plain)
+        argv = app_argv(storm, ready, result, plain=plain, ascii_only=adapter.ascii_only)
         terminal = adapter.start(argv, app_env(library), storm.columns, storm.rows)
         try:
             _wait("the app to start streaming", lambda: ready.exists() or terminal.exited(), START_TIMEOUT)

@@ -39,6 +39,8 @@ class Adapter(Protocol):
     name: str
     truncates: bool
     """The terminal cuts rows when it narrows (judged with ``check(truncating=True)``)."""
+    ascii_only: bool
+    """Its text cannot be read back beyond ASCII: the app streams no CJK or emoji lines."""
 
     def missing(self) -> str | None:
         """Why this terminal cannot run here (what to install), or None."""
@@ -55,9 +57,12 @@ def missing_binaries(*names: str, hint: str) -> str | None:
 
 def adapters() -> dict[str, Callable[[], Adapter]]:
     """Every adapter by name (imported here: each module imports this one)."""
+    from .screen_term import ScreenAdapter
     from .tmux_term import TmuxAdapter
     from .vte_term import VteAdapter
     from .xterm_term import XtermAdapter
     from .xtermjs_term import XtermJsAdapter
 
-    return {"tmux": TmuxAdapter, "xtermjs": XtermJsAdapter, "xterm": XtermAdapter, "vte": VteAdapter}
+    found: dict[str, Callable[[], Adapter]] = {"tmux": TmuxAdapter, "xtermjs": XtermJsAdapter, "xterm": XtermAdapter}
+    found.update(vte=VteAdapter, screen=ScreenAdapter)
+    return found

@@ -66,6 +66,7 @@ class TmuxAdapter:
 
     name = "tmux"
     truncates = False
+    ascii_only = False
 
     def missing(self) -> str | None:
         """tmux on PATH, or why not."""

@@ -125,6 +125,7 @@ class VteAdapter:
 
     name = "vte"
     truncates = False
+    ascii_only = False
 
     def missing(self) -> str | None:
         """Xvfb, the system python and its gi + Vte 2.91 + Gtk 3, or why not."""

@@ -125,6 +125,7 @@ class XtermAdapter:
 
     name = "xterm"
     truncates = True
+    ascii_only = False
 
     def missing(self) -> str | None:
         """xterm, Xvfb and xdotool on PATH, or why not."""

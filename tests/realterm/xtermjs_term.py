@@ -183,6 +183,7 @@ class XtermJsAdapter:
 
     name = "xtermjs"
     truncates = False
+    ascii_only = False
 
     def missing(self) -> str | None:
         """node and the installed npm packages, or why not."""
