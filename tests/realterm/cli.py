@@ -89,7 +89,7 @@ def _storm_command(args: argparse.Namespace) -> int:
             print(f"{name}: skipped: {reason}", flush=True)
             continue
         for seed in storm_seeds(args.seed, args.storms):
-            storm = make_storm(seed, resize=not args.no_resize, lines=args.lines)
+            storm = make_storm(seed, resize=not args.no_resize, count=args.resizes, lines=args.lines)
             try:
                 result = run_storm(adapter, storm, library, plain=args.plain)
             except (RuntimeError, TimeoutError, OSError) as error:
@@ -117,6 +117,7 @@ def _storm_command(args: argparse.Namespace) -> int:
     print(table(tallies))
     options = f"-t {' '.join(names)} --storms {args.storms} --seed {args.seed}"
     options += " --no-resize" * args.no_resize + " --plain" * args.plain
+    options += f" --lines {args.lines}" * (args.lines != 80) + f" --resizes {args.resizes}" * (args.resizes != 8)
     print(f"\nreproduce: python -m tests.realterm storm {options}")
     return 0 if all(t.failed == 0 and t.errors == 0 for t in tallies) else 1
 
@@ -132,9 +133,12 @@ def main(argv: list[str] | None = None) -> int:
     storm.add_argument("--no-resize", action="store_true", help="the baseline: the same streams, no resize")
     storm.add_argument("--plain", action="store_true", help="the reference: the same lines without the library")
     storm.add_argument("--lines", type=int, default=80, help="numbered lines the app streams")
+    storm.add_argument("--resizes", type=int, default=8, help="resizes per storm (at least 2)")
     storm.add_argument("--library", help="the library checkout to run (default: first PYTHONPATH entry)")
     storm.add_argument("--dump", help="write each run's terminal text into this folder")
     args = parser.parse_args(argv)
     if args.command == "storm":
+        if args.resizes < 2:
+            parser.error("--resizes must be at least 2 (a storm grows taller after its first resize)")
         return _storm_command(args)
     return 2  # pragma: no cover - argparse rejects other commands
