@@ -9,10 +9,11 @@ text is ``capture-pane -p -S - -E -`` (tmux joins nothing: its soft-wrapped rows
 from __future__ import annotations
 
 import os
+import shlex
 import uuid
 from collections.abc import Mapping, Sequence
 
-from tmux_harness import Tmux
+from tmux_harness import Tmux, require_tmux
 
 from .checker import TerminalText
 from .terminals import Terminal, missing_binaries
@@ -25,12 +26,7 @@ class TmuxTerminal(Tmux):
 
     def __init__(self, argv: Sequence[str], env: Mapping[str, str], columns: int, rows: int) -> None:
         # Not Tmux.__init__: that starts a shell and waits for its prompt; here the pane is the app.
-        import shlex
-        import shutil
-
-        binary = shutil.which("tmux")
-        assert binary is not None
-        self.binary = binary
+        self.binary = require_tmux()
         self.socket = f"inline-render-realterm-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self.columns, self.rows = columns, rows
         args = ["start-server", ";", "set-option", "-g", "history-limit", "50000", ";"]
