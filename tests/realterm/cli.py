@@ -4,6 +4,9 @@
     python -m tests.realterm storm --terminal all --storms 5 --seed 1 --no-resize   # the baseline
     PYTHONPATH=/path/to/checkout python -m tests.realterm storm -t tmux --seed 7 --storms 1 --dump out/
 
+Terminals: tmux, xtermjs (xterm.js headless through a pty), xterm and vte (under Xvfb), screen (GNU
+screen in tmux), pyte (the library's PyteTerminal through a pty).  ``--plain`` runs the reference
+(the same lines without the library), ``--no-resize`` the baseline.
 ``--library`` (default: the first PYTHONPATH entry, else this repository) is the checkout the app
 runs; the rig itself always comes from this tree.  Each failing run is printed with its seed and
 storm, so ``--seed SEED --storms 1`` replays it alone; ``--dump DIR`` writes every run's terminal
@@ -127,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.realterm", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
     storm = commands.add_parser("storm", help="resize storms while the app streams; a table per terminal")
-    storm.add_argument("-t", "--terminal", nargs="+", default=["all"], help="tmux, xtermjs, xterm, vte, or all")
+    names = "tmux, xtermjs, xterm, vte, screen, pyte, or all"
+    storm.add_argument("-t", "--terminal", nargs="+", default=["all"], help=names)
     storm.add_argument("--storms", type=int, default=5, help="storms per terminal (seeds SEED, SEED+1, ...)")
     storm.add_argument("--seed", type=int, default=1, help="the first storm's seed")
     storm.add_argument("--no-resize", action="store_true", help="the baseline: the same streams, no resize")

@@ -6,7 +6,8 @@ replies (cursor position reports) back to the pty, so the app talks to xterm.js 
 VS Code.  A resize first resizes xterm.js (after it parsed everything sent before) and only then
 sets the pty's size (which sends SIGWINCH): bytes the app wrote before the signal but that we had
 not read yet are parsed after the resize, as in a real terminal.  Wrapped rows are marked by
-xterm.js (``isWrapped``), so the checker joins them.
+xterm.js (``isWrapped``), so the checker joins them.  ``PtyHostTerminal`` takes any host that
+speaks the same frames (``pyte_term`` uses it with pyte).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import IO
 from .checker import TerminalText
 from .terminals import Terminal
 
-__all__ = ["NODE_DIR", "XtermJsAdapter", "XtermJsTerminal"]
+__all__ = ["NODE_DIR", "PtyHostTerminal", "XtermJsAdapter", "set_size"]
 
 NODE_DIR = Path(__file__).resolve().parent / "node"
 HOST = NODE_DIR / "xtermjs_host.mjs"
@@ -56,18 +57,26 @@ def set_size(fd: int, columns: int, rows: int) -> None:
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
 
 
-class XtermJsTerminal:
-    """The app on a pty, its output parsed by xterm.js in a node process."""
+class PtyHostTerminal:
+    """The app on a pty, its output parsed by a host process (xterm.js in node, or pyte) over frames."""
 
-    def __init__(self, argv: Sequence[str], env: Mapping[str, str], columns: int, rows: int) -> None:
-        node = shutil.which("node")
-        assert node is not None
+    def __init__(
+        self,
+        argv: Sequence[str],
+        env: Mapping[str, str],
+        columns: int,
+        rows: int,
+        host: Sequence[str],
+        *,
+        host_env: Mapping[str, str] | None = None,
+        cwd: Path | None = None,
+    ) -> None:
         self._lock = threading.Lock()
         self._replies: queue.Queue[tuple[str, bytes]] = queue.Queue()
         self._eof = threading.Event()
         self._status: int | None = None
         self.node = subprocess.Popen(
-            [node, str(HOST), str(columns), str(rows)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=NODE_DIR
+            [*host, str(columns), str(rows)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=cwd, env=host_env
         )
         full_env = {**os.environ, "TERM": "xterm-256color", **env}
         full_env.pop("TMUX", None)
@@ -129,9 +138,9 @@ class XtermJsTerminal:
         try:
             got, payload = self._replies.get(timeout=REPLY_TIMEOUT)
         except queue.Empty:
-            raise RuntimeError(f"xterm.js host did not answer {kind!r} within {REPLY_TIMEOUT:.0f} s") from None
+            raise RuntimeError(f"the terminal host did not answer {kind!r} within {REPLY_TIMEOUT:.0f} s") from None
         if got != kind:
-            raise RuntimeError(f"xterm.js host answered {got!r}, expected {kind!r}")
+            raise RuntimeError(f"the terminal host answered {got!r}, expected {kind!r}")
         return payload
 
     def resize(self, columns: int, rows: int) -> None:
@@ -149,11 +158,12 @@ class XtermJsTerminal:
         return self._status is not None and self._eof.is_set()
 
     def text(self) -> TerminalText:
-        """Every buffer line of xterm.js (scrollback + screen), its wrap marks and cursor."""
+        """Every line the host holds (scrollback + screen), its wrap marks (if it has them) and cursor."""
         self._send("T", b"")
         dump = json.loads(self._await("T").decode("utf-8"))
         column, row = dump["cursor"]
-        return TerminalText(tuple(dump["rows"]), tuple(dump["wrapped"]), (column, row))
+        wrapped = dump.get("wrapped")
+        return TerminalText(tuple(dump["rows"]), tuple(wrapped) if wrapped is not None else None, (column, row))
 
     def close(self) -> None:
         """Kill the app if still running, stop node, then close the pty (the pumps have ended)."""
@@ -195,4 +205,5 @@ class XtermJsAdapter:
 
     def start(self, argv: Sequence[str], env: Mapping[str, str], columns: int, rows: int) -> Terminal:
         """The app on a new pty read by a new xterm.js."""
-        return XtermJsTerminal(argv, env, columns, rows)
+        node = shutil.which("node") or "node"
+        return PtyHostTerminal(argv, env, columns, rows, [node, str(HOST)], cwd=NODE_DIR)
