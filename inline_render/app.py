@@ -38,6 +38,9 @@ class Screen:
     start_row: int | None = None
     dialog_drawn: bool = False
     broken: bool = False
+    first_written: int = 0
+    """The first viewport row the last frame wrote to (``len(drawn)``: none): rows above it were left as the
+    terminal had them, so a frame still in flight at a resize cannot have clipped them."""
     resized_from: tuple[int, int, bool] | None = None
     """Set by a resize until the next frame: the cursor's (row index, column) in ``drawn``, which still holds
     the rows as drawn before the first resize, so a second resize is measured from them too; and whether a
@@ -64,6 +67,7 @@ class AppState:
     fault: int | None = None
     log_cleared: bool = False
     pushed_rows: int = 0  # this tick: committed log rows a shrinking terminal pushed into scrollback itself
+    kept_rows: int = 0  # this tick: committed log rows a re-wrapping terminal kept above the re-anchored viewport
     screen: Screen = field(default_factory=Screen)
 
 

@@ -161,6 +161,7 @@ class _Planner:
             list(drawn) if drawn is not None and len(drawn) == self.height else [None] * self.height
         )
         self.drawn_log_rows = screen.drawn_log_rows
+        self.first_written = self.height  # the first viewport row this plan writes to
 
     def change(self) -> None:
         """Something is about to be drawn or moved."""
@@ -208,6 +209,7 @@ class _Planner:
         if not segments and not erase:
             return
         self.change()
+        self.first_written = min(self.first_written, index)
         if erase:
             # Erase the whole line, then write the row: a reflowing terminal (tmux) keeps the width of
             # cells erased after text, so a resize would re-wrap a row wider than what it shows.
@@ -278,6 +280,7 @@ class _Planner:
             self.move(self.top + height - 1, None)
             self.top += self.line_feeds(count, inserted=True)
             self.drawn = self.drawn[count:] + [()] * count
+            self.first_written = max(0, self.first_written - count)
             position += count
 
     def finish(self, frame: Frame, show_cursor: bool) -> None:
@@ -318,6 +321,7 @@ def plan_terminal_effects(state: AppState, layout: Layout, frame: Frame) -> tupl
         start_row=None,
         dialog_drawn=state.dialog is not None and layout.dialog_height > 0,  # a dialog with no row on screen is unseen
         broken=False,
+        first_written=planner.first_written,
     )
     return Plan(tuple(ops), state.fault), Projection(screen, len(layout.to_insert))
 

@@ -50,8 +50,7 @@ from .log import LogState, log_rows
 from .outputs import Interrupt, Output, Quit, Submit
 from .preflight import is_diff_line, match_preview_header, match_ready, preview_header, ready_line
 from .state import ConfirmPhase, RenderState
-from .style import Row
-from .text import WidthPolicy, flatten, iter_cells
+from .text import flatten
 from .theme import draw_log_row
 
 __all__ = ["reduce_inputs"]
@@ -220,33 +219,17 @@ def _fault(state: AppState, item: Fault, out: Outputs) -> AppState:
     return replace(state, fault=item.after_bytes)
 
 
-def _reflowed(row: Row, columns: int, policy: WidthPolicy, column: int | None = None) -> int:
-    """Screen rows a drawn row takes once a reflowing terminal re-wraps it at ``columns``.
-
-    With ``column``: the index of the screen row where that old column (the cursor) lands.
-    Clusters move whole to the next row, as terminals wrap them; cells past the text are blanks.
-    """
-    x = line = old = 0
-    for segment in row:
-        for _, width in iter_cells(segment.text, policy):
-            if column is not None and old >= column:
-                return line
-            if x + width > columns:
-                line, x = line + 1, 0
-            x, old = x + width, old + width
-    if column is not None and column > old:
-        return line + (x + column - old) // columns
-    return line if column is not None else line + 1
-
-
 def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
     # Every frame moves the cursor relative to itself, so the terminal carried the cursor along with our
     # rows through whatever it did (reflow, rows pulled back from history on growth, pushed on a shrink):
-    # the viewport's top is the rows above the cursor, counted up from where the cursor is now.  When the
-    # count is uncertain the smaller one is taken: an old row left above the new viewport (a ghost) is
-    # bad, erasing a committed row above it is worse.  What we drew is redrawn after erasing from that
-    # top (DESIGN, terminal facts: re-anchor + ESC[J); until then ``drawn`` keeps the rows as they were
-    # drawn, so several resizes before the next frame are measured as one, from those rows.
+    # the old viewport's top is found by counting up from the cursor, and erased from there.  The count
+    # is the one that cannot reach a committed row above the viewport: one screen row per drawn row.
+    # A terminal that re-wraps rows (tmux, VTE, xterm.js) may have made them taller, and whether a frame
+    # still in flight was re-wrapped or clipped cannot be known (tmux applies the new size before the pty
+    # hears of it), so there the committed log rows at the viewport's top stay where the terminal put
+    # them, re-wrapped and whole, and count as inserted; the new viewport starts below them.  Pieces of
+    # uncommitted rows may stay above it (a ghost is bad; erasing a committed row is worse).  Until the
+    # next frame ``drawn`` keeps the rows as they were drawn, so several resizes are measured as one.
     screen = state.screen
     if not screen.anchored:
         return replace(state, columns=item.columns, rows=item.rows)
@@ -258,65 +241,50 @@ def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
         in_flight = in_flight or earlier_in_flight
     else:
         index = max(0, cursor_row - screen.top)  # the viewport's rows above the cursor
-    column = max(0, column)
-    resized_from = (index, column, in_flight)
-    policy = state.config.width_policy
-    # A frame the terminal read after re-wrapping was clipped, not re-wrapped: counting its rows as re-wrapped
-    # would place the top too high and erase committed rows, so only a settled terminal gets the reflow model.
-    reflow = (
-        state.config.resize_reflow and not in_flight and item.columns != screen.drawn_columns and index < len(drawn)
-    )
+    column = min(max(0, column), item.columns - 1)
     # With a cursor report we know the cursor's row; without one, terminals keep it unless it falls off.
     now = item.cursor_row if item.cursor_row is not None else min(cursor_row, item.rows - 1)
-    if reflow:
-        # A reflowing terminal (tmux) re-wrapped every row at the new width; the cursor kept its cell.
-        heights = [_reflowed(row, item.columns, policy) for row in drawn]
-        line = _reflowed(drawn[index], item.columns, policy, column)
-        above = sum(heights[:index]) + line
-        column %= item.columns
-        if item.rows == state.rows and item.cursor_row is None and screen.resized_from is None:
-            # No report: tmux keeps the screen's bottom line in place, so the cursor rose by the rows
-            # gained below it.
-            gained = heights[index] - 1 - line + sum(heights[index + 1 :]) - (len(drawn) - 1 - index)
-            now = max(0, cursor_row - gained)
-    else:
-        heights = [1] * len(drawn)
-        above = index
-        column = min(column, item.columns - 1)
+    if state.config.resize_reflow:
+        # Rows a frame in flight wrote may have been clipped by the new width: those are redrawn.
+        whole = min(index, screen.first_written) if in_flight else index
+        state = _commit_drawn_rows(state, whole, kept=True)
+    above = index - state.kept_rows
     top = now - above
     if top < 0:
-        # The terminal pushed the viewport's top rows (whole or in part) into scrollback itself.
-        pushed = 0
-        while pushed < len(heights) and top + sum(heights[:pushed]) < 0:
-            pushed += 1
-        state = _account_pushed_rows(state, pushed)
-        top = max(0, top + sum(heights[: state.pushed_rows]))
-    screen = replace(state.screen, top=top, cursor=(now, column), broken=True, resized_from=resized_from)
+        # The terminal pushed the viewport's top rows into scrollback itself (one screen row each).
+        before = state.pushed_rows + state.kept_rows
+        state = _commit_drawn_rows(state, index - now, kept=False)
+        top = max(0, top + state.pushed_rows + state.kept_rows - before)
+    screen = replace(state.screen, top=top, cursor=(now, column), broken=True, resized_from=(index, column, in_flight))
     return replace(state, columns=item.columns, rows=item.rows, screen=screen)
 
 
-def _account_pushed_rows(state: AppState, pushed: int) -> AppState:
-    """The terminal pushed the viewport's top ``pushed`` rows into scrollback: committed log rows count as inserted.
+def _commit_drawn_rows(state: AppState, upto: int, *, kept: bool) -> AppState:
+    """The viewport's top drawn rows up to ``upto`` stay in the terminal: committed log rows count as inserted.
 
+    ``kept``: they stay on screen above the re-anchored viewport, else a shrink pushed them into history.
     Only rows drawn exactly as they would be inserted, right after the rows already inserted, qualify;
-    anything else the terminal pushed (uncommitted text, dialog, status) is beyond our reach.
+    anything else (uncommitted text, dialog, status) is beyond our reach.
     """
     drawn = state.screen.drawn
     render = state.render
     if drawn is None or render.visible_start != render.inserted_until:
         return state
-    skip = state.pushed_rows  # drawn rows an earlier resize of this tick accounted for already
+    skip = state.pushed_rows + state.kept_rows  # drawn rows an earlier resize of this tick accounted for already
     width = state.screen.drawn_columns or state.columns
     pending, committed = log_rows(state.log, width, state.config.width_policy)
     count = 0
-    limit = min(pushed - skip, state.screen.drawn_log_rows - skip, committed, len(pending), len(drawn) - skip)
+    limit = min(upto - skip, state.screen.drawn_log_rows - skip, committed, len(pending), len(drawn) - skip)
     while count < limit and drawn[skip + count] == draw_log_row(pending[count], width, state.config.width_policy):
         count += 1
     if not count:
         return state
     inserted = render.inserted_until + count
     render = replace(render, inserted_until=inserted, visible_start=max(render.visible_start, inserted))
-    return replace(state, log=state.log.advance(pending[:count]), render=render, pushed_rows=state.pushed_rows + count)
+    state = replace(state, log=state.log.advance(pending[:count]), render=render)
+    if kept:
+        return replace(state, kept_rows=state.kept_rows + count)
+    return replace(state, pushed_rows=state.pushed_rows + count)
 
 
 _HANDLERS: dict[type[Any], Callable[[AppState, Any, Outputs], AppState]] = {
@@ -349,8 +317,8 @@ def reduce_inputs(state: AppState, inputs: Iterable[Input]) -> tuple[AppState, l
     render: RenderState = state.render
     if render.confirm_phase is ConfirmPhase.PENDING and state.screen.dialog_drawn:
         render = replace(render, confirm_phase=ConfirmPhase.ACTIVE)
-    if render is not state.render or state.log_cleared or state.pushed_rows:
-        state = evolve(state, render=render, log_cleared=False, pushed_rows=0)
+    if render is not state.render or state.log_cleared or state.pushed_rows or state.kept_rows:
+        state = evolve(state, render=render, log_cleared=False, pushed_rows=0, kept_rows=0)
     out: Outputs = []
     items = inputs if isinstance(inputs, (list, tuple)) else list(inputs)
     index = 0

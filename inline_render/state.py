@@ -112,8 +112,9 @@ class Config:
     synchronized_output: bool = True
     """Wrap every tick's bytes in ``ESC[?2026h`` ... ``ESC[?2026l``."""
     resize_reflow: bool = False
-    """The terminal re-wraps rows wider than a new width (tmux, xterm.js, kitty, VTE, iTerm2; not xterm):
-    a resize then moves the rows above the cursor, and re-anchoring accounts for it."""
+    """The terminal re-wraps rows wider than a new width instead of cutting them (tmux, VTE, xterm.js; not
+    xterm): a resize then keeps the committed log rows at the viewport's top where the terminal put them
+    (they count as inserted) and re-anchors below them, so none is erased and none is drawn twice."""
     composer_prompt: str = "\u203a "
     """Drawn before the composer's first row."""
     placeholder: str = ""

@@ -26,7 +26,6 @@ FIRST_SEED = int(os.environ.get("INLINE_RENDER_REALTERM_SEED", "2"))
 BASELINE_SEED = 2
 EXIT_FLUSH_SEED = 1
 TERMINALS = ("tmux", "xtermjs", "xterm", "vte", "screen")
-CAUSE_4 = "issue 9 cause 4: the exit flush's ESC[K at the pending-wrap column erases the last cell of full-width rows"
 
 
 def _adapter(name: str) -> Adapter:
@@ -43,13 +42,7 @@ def _describe(result: RunResult) -> str:
     return f"{result.terminal} {result.storm.describe()}\n{verdict.summary()}\nghost rows:\n{ghosts}"
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        *TERMINALS[:-1],
-        pytest.param("screen", marks=pytest.mark.xfail(reason=f"{CAUSE_4} (measured: 1 of 85 cut)", strict=False)),
-    ],
-)
+@pytest.mark.parametrize("name", TERMINALS)
 def test_without_resize_every_line_is_shown_once(name: str) -> None:
     """No resize: every committed line exactly once, in order, no ghost row, exit code 0."""
     result = run_storm(_adapter(name), make_storm(BASELINE_SEED, resize=False))
@@ -65,18 +58,10 @@ def test_the_reference_printf_loop_is_read_whole(name: str) -> None:
     assert result.exit_code == 0 and result.verdict.ok and result.verdict.ghosts == (), _describe(result)
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param("tmux", marks=pytest.mark.xfail(reason=f"{CAUSE_4} (measured: 3 of 105 cut)", strict=False)),
-        "xtermjs",
-        pytest.param("xterm", marks=pytest.mark.xfail(reason=f"{CAUSE_4} (measured: 3 of 105 cut)", strict=False)),
-        "vte",
-        pytest.param("screen", marks=pytest.mark.xfail(reason=f"{CAUSE_4} (measured: 3 of 105 cut)", strict=False)),
-    ],
-)
+@pytest.mark.parametrize("name", TERMINALS)
 def test_full_width_rows_keep_their_last_cell_at_exit(name: str) -> None:
-    """No resize, full-width rows still in the viewport at exit: the exit flush writes them whole."""
+    """No resize, full-width rows still in the viewport at exit: the exit flush writes them whole (issue 9,
+    cause 4: an ESC[K at the pending-wrap column erased their last cell on tmux, xterm and screen)."""
     result = run_storm(_adapter(name), make_storm(EXIT_FLUSH_SEED, resize=False))
     assert result.exit_code == 0 and result.verdict.ok and result.verdict.cut == (), _describe(result)
 

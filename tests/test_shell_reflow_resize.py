@@ -1,13 +1,11 @@
-"""Re-anchoring after a resize on a terminal that reflows (tmux, xterm.js): where the old viewport went."""
+"""Re-anchoring after a resize: where the old viewport went, and what of it stays (terminals that re-wrap or not)."""
 
 from __future__ import annotations
 
 import copy
-import math
 import re
 
 from inline_render import Config, Key, LogAppend, Renderer, Resize
-from inline_render.style import row_width
 from inline_render.tick import InMemoryRenderer
 
 
@@ -41,50 +39,90 @@ def _anchor_row(renderer: InMemoryRenderer, resize: Resize) -> int:
     return reported - (start - terminal.cursor.y)
 
 
-def test_narrowing_anchors_at_the_reflowed_top_of_the_old_viewport() -> None:
-    """Narrowing splits each wide viewport row in two: the new top is that many rows above the cursor."""
+def test_a_rewrapping_terminal_keeps_the_committed_rows_where_it_put_them() -> None:
+    """Narrowing on a terminal that re-wraps: the committed log rows at the viewport's top stay where the
+    terminal re-wrapped them and count as inserted; the erase starts below them, at one row per other row."""
     renderer = _filled(80, 24, 40, 70)
     screen = renderer.state.screen
     assert screen.drawn is not None and screen.cursor is not None
-    cursor_row = screen.cursor[0]
-    above = screen.drawn[: cursor_row - screen.top]
-    expected_top = cursor_row - sum(max(1, math.ceil(row_width(row) / 40)) for row in above)
-    assert expected_top < screen.top  # the reflow really moved the viewport's top up
-    assert _anchor_row(renderer, Resize(40, 24, cursor_row=cursor_row)) == expected_top
+    before = renderer.render_state.inserted_until
+    index = screen.cursor[0] - screen.top
+    committed = screen.drawn_log_rows  # every log row of the tail is a finished line here
+    assert _anchor_row(renderer, Resize(40, 24, cursor_row=screen.cursor[0])) == screen.cursor[0] - (index - committed)
+    assert renderer.last is not None and renderer.last.state.kept_rows == committed
+    assert renderer.render_state.inserted_until >= before + committed
 
 
-def test_widening_keeps_the_viewport_rows_one_each() -> None:
-    """Widening re-wraps nothing of ours: the top stays the cursor's offset above the reported row."""
+def test_widening_keeps_the_committed_rows_too() -> None:
+    """Widening re-wraps nothing of ours: the committed rows stay, nothing is drawn twice."""
     renderer = _filled(40, 24, 40, 30)
     screen = renderer.state.screen
     assert screen.cursor is not None
-    offset = screen.cursor[0] - screen.top
+    before = renderer.render_state.inserted_until
+    offset = screen.cursor[0] - screen.top - screen.drawn_log_rows
     assert _anchor_row(renderer, Resize(80, 24, cursor_row=20)) == 20 - offset
+    assert renderer.last is not None and renderer.last.state.kept_rows == screen.drawn_log_rows
+    assert renderer.render_state.inserted_until == before + screen.drawn_log_rows
 
 
-def test_rows_a_narrowing_pushes_into_history_count_as_inserted() -> None:
-    """A viewport as tall as the screen overflows the top when narrowed: its committed rows become history."""
-    renderer = _filled(40, 12, 30, 36, viewport=12)
+def test_uncommitted_rows_are_redrawn_not_kept() -> None:
+    """A streaming line's rows are not committed: they are erased and redrawn at the new width."""
+    config = Config(viewport_height=8, resize_reflow=True)
+    renderer = Renderer.in_memory(60, 16, config=config, cursor_row=0)
+    renderer.feed([LogAppend("text", "done line")])
+    renderer.feed([LogAppend("assistant", "x" * 100, id="a", final=False)])
     before = renderer.render_state.inserted_until
     screen = renderer.state.screen
-    assert screen.cursor is not None and screen.top == 0
-    result = renderer.step([Resize(20, 12, cursor_row=screen.cursor[0])])
-    # 10 log rows of 36 cells become 2 rows each at 20 columns; with the status row, 21 rows sit above the
-    # cursor on row 11: 10 rows overflow the top, which are the first 5 log rows, all committed.
-    assert screen.drawn_log_rows == 10 and screen.cursor[0] == 11
-    assert result.state.pushed_rows == 5
-    assert result.state.render.inserted_until >= before + 5
-    assert result.state.screen.top == 0  # right below the pushed rows
+    assert screen.cursor is not None
+    renderer.feed([Resize(30, 16, cursor_row=screen.cursor[0])])
+    assert renderer.render_state.inserted_until == before + 1  # "done line" only
+    assert any("x" * 20 in line for line in renderer.terminal.screen_lines())
+
+
+def test_rows_a_frame_in_flight_wrote_are_redrawn() -> None:
+    """A frame the terminal may have read after the new width clipped what it wrote: committed rows from the
+    first row it wrote on are redrawn, not kept (the ones above it were left as the terminal had them)."""
+    config = Config(viewport_height=8, resize_reflow=True)
+    renderer = Renderer.in_memory(60, 16, config=config, cursor_row=0)
+    for index in range(3):
+        renderer.feed([LogAppend("text", f"line {index}")])
+    renderer.feed([LogAppend("text", "line 3 written by the last frame")])
+    screen = renderer.state.screen
+    assert screen.cursor is not None and screen.first_written == 3
+    before = renderer.render_state.inserted_until
+    settled = copy.deepcopy(renderer)
+    assert settled.step([Resize(30, 16, cursor_row=screen.cursor[0])]).state.kept_rows == 4
+    assert settled.render_state.inserted_until == before + 4
+    in_flight = Resize(30, 16, cursor_row=screen.cursor[0], frames_in_flight=True)
+    assert renderer.step([in_flight]).state.kept_rows == 3
+    assert renderer.render_state.inserted_until == before + 3
+
+
+def test_rows_a_shrink_pushes_into_history_count_as_inserted() -> None:
+    """A terminal that does not re-wrap: the rows a shrink pushed above the screen's top are history."""
+    config = Config(viewport_height=12)
+    renderer = Renderer.in_memory(40, 12, config=config, cursor_row=0)
+    for index in range(30):
+        renderer.feed([LogAppend("text", f"line {index}")])
+    screen = renderer.state.screen
+    assert screen.cursor == (11, 2) and screen.top == 0
+    before = renderer.render_state.inserted_until
+    result = renderer.step([Resize(40, 8, cursor_row=7)])
+    assert result.state.pushed_rows == 4  # the four top rows of the viewport, all committed
+    assert result.state.render.inserted_until == before + 4
+    assert result.state.screen.top == 0
 
 
 def test_no_reflow_without_the_config() -> None:
-    """A terminal that does not reflow (the default model) keeps one screen row per drawn row."""
+    """A terminal that does not re-wrap (the default model) keeps one screen row per drawn row: the old
+    viewport is erased from its exact top and the committed rows are redrawn at the new width."""
     renderer = Renderer.in_memory(80, 24, config=Config(viewport_height=12), cursor_row=0)
     for index in range(40):
         renderer.feed([LogAppend("text", f"{index:03d} " + "x" * 66)])
     screen = renderer.state.screen
     assert screen.cursor is not None
     assert _anchor_row(renderer, Resize(40, 24, cursor_row=screen.cursor[0])) == screen.top
+    assert renderer.last is not None and renderer.last.state.kept_rows == 0
 
 
 def test_a_shrinking_row_is_erased_from_column_zero_then_rewritten() -> None:
@@ -118,43 +156,3 @@ def test_anchoring_at_the_top_row_never_erases_from_home() -> None:
     assert re.search(rb"\x1b\[(?:1;1)?H", data) is None, data  # no absolute move at all
     assert re.search(rb"(?:\x1b\[2G|\x1b\[\d*[AB])+\x1b\[J", data), data  # ESC[J issued from column 2
     assert renderer.terminal.screen_lines()[0].rstrip() == "line 10"
-
-
-def test_the_reflow_model_follows_the_cursor_tmux_raised() -> None:
-    """Narrowing wraps the composer under the cursor in two: tmux keeps the bottom line, so the cursor rises
-    one row; with its report or without one, the top is the rows above the cursor counted up from there."""
-    config = Config(viewport_height=6, resize_reflow=True, placeholder="a placeholder wider than twenty")
-    renderer = Renderer.in_memory(40, 12, config=config, cursor_row=0)
-    for index in range(12):
-        renderer.feed([LogAppend("text", f"line {index}")])
-    screen = renderer.state.screen
-    assert screen.cursor == (11, 2) and screen.top == 6
-    # Rows above the cursor keep one row each (short); the composer row (33 cells) becomes two at 20 columns.
-    assert _anchor_row(renderer, Resize(20, 12, cursor_row=10)) == 5  # the report tmux really sends
-    renderer = Renderer.in_memory(40, 12, config=config, cursor_row=0)
-    for index in range(12):
-        renderer.feed([LogAppend("text", f"line {index}")])
-    assert _anchor_row(renderer, Resize(20, 12)) == 5  # no report: the same model
-
-
-def test_a_frame_in_flight_gets_the_model_that_cannot_erase_history() -> None:
-    """A frame the terminal may have read after re-wrapping was clipped, not re-wrapped: the top is then the
-    drawn rows above the cursor, one each (a ghost at worst), never the re-wrapped count (which can reach
-    up into committed rows)."""
-    renderer = _filled(80, 24, 40, 70)
-    screen = renderer.state.screen
-    assert screen.drawn is not None and screen.cursor is not None
-    cursor_row = screen.cursor[0]
-    settled = copy.deepcopy(renderer)
-    assert _anchor_row(settled, Resize(40, 24, cursor_row=cursor_row)) < screen.top  # the reflow model
-    assert _anchor_row(renderer, Resize(40, 24, cursor_row=cursor_row, frames_in_flight=True)) == screen.top
-
-
-def test_one_resize_in_flight_makes_the_whole_tick_cautious() -> None:
-    """Two resizes before one frame are measured as one: if the first had a frame in flight, so has the sum."""
-    renderer = _filled(80, 24, 40, 70)
-    screen = renderer.state.screen
-    assert screen.cursor is not None
-    row = screen.cursor[0]
-    renderer.step([Resize(60, 24, cursor_row=row, frames_in_flight=True), Resize(40, 24, cursor_row=row)])
-    assert renderer.state.screen.top == screen.top

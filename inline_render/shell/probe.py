@@ -49,14 +49,15 @@ class TerminalFamily(enum.Enum):
     UNKNOWN = "unknown"
     XTERM = "xterm"  # no reflow
     VTE = "vte"  # GNOME Terminal, Tilix, ...: re-wraps rows
-    XTERMJS = "xterm.js"  # VS Code, ...: re-wraps rows, truncates the cursor's own line
-    TMUX = "tmux"  # re-wraps rows, keeps the bottom line
+    XTERMJS = "xterm.js"  # VS Code, ...: re-wraps rows, cuts the cursor's own line
+    TMUX = "tmux"  # re-wraps rows; the screen is the last rows of the grid
     SCREEN = "screen"  # re-wraps its own history
 
     @property
     def reflows(self) -> bool:
-        """Re-wraps rows on a width change, in a way the resize model follows (see reduce._resize)."""
-        return self is TerminalFamily.TMUX
+        """Re-wraps rows on a width change instead of cutting them (measured): a resize may then keep the
+        committed rows where the terminal put them (see ``reduce._resize``).  Unknown terminals: no."""
+        return self in (TerminalFamily.TMUX, TerminalFamily.VTE, TerminalFamily.XTERMJS)
 
 
 @dataclass(frozen=True, slots=True)
