@@ -212,8 +212,8 @@ class TestTerminal:
                 or (family is TerminalFamily.TMUX and self.autowrap)
             ):
                 x = self.columns  # the cursor sits past the last cell: nothing to erase
-            elif family is TerminalFamily.XTERM:
-                self.pending_wrap = False  # xterm erases the last cell and forgets the wrap
+            elif family is TerminalFamily.XTERM or family is TerminalFamily.VTE:
+                self.pending_wrap = False  # xterm (and VTE's ESC[J) erase the last cell and forget the wrap
         lo, hi = {0: (x, self.columns), 1: (0, x + 1), 2: (0, self.columns)}.get(mode, (0, 0))
         y = self.y
         self._blank(self.grid[y], lo, hi)
@@ -225,7 +225,9 @@ class TestTerminal:
             if below:
                 self.wrapped[y + 1] = False
         elif family is TerminalFamily.TMUX and whole:
+            # tmux empties the line: it no longer wraps into the next, nor continues the one above.
             self.used[y] = 0
+            self.wrapped[y] = False
             if below:
                 self.wrapped[y + 1] = False
         elif family is TerminalFamily.XTERMJS and whole:
