@@ -175,6 +175,7 @@ class TestTerminal:
                 self.violations.append(f"CSI {first}J")
             if first == 0:
                 self._erase_line(0, display=True)
+                self.extent = self.rows  # VTE's ring gets every row down to the bottom
                 for r in range(self.y + 1, self.rows):
                     self.grid[r] = [""] * self.columns
                     self.used[r] = 0

@@ -242,6 +242,8 @@ def _vte(buf: Buffer, columns: int, rows: int) -> Buffer:
         # Rows below the ring keep their distance from its end.
         if buf.y >= buf.extent:
             cursor_row = len(ring) + (buf.y - buf.extent)
+        if buf.y < buf.extent and cursor_row >= len(ring):
+            ring += [_blank(columns) for _ in range(cursor_row + 1 - len(ring))]  # the cursor's row exists
         below = cursor_row + 1
         while below < len(ring) and ring[below].wrapped:
             below += 1

@@ -27,7 +27,7 @@ FAMILIES = [f for f in TerminalFamily if f is not TerminalFamily.SIMPLE]
 # before the terminal read the tick that inserted "line 0.0" above the viewport.
 LOST_IN_FLIGHT = (
     "today's library loses an inserted row when the terminal is resized before reading the tick that inserted it: "
-    "state.inflight_resize(fraction=0.0, lines=1, report=False, size=(8, 3)) -> "
+    "state.inflight_resize(lines=1, resize=(0.0, (8, 3), False)) -> "
     "'inserted row 0 (line 0.0) is missing above the viewport'"
 )
 
@@ -55,7 +55,7 @@ def _invariants(state: RenderMachine) -> None:
 def test_a_row_inserted_by_a_tick_in_flight_at_a_resize_is_kept(family: TerminalFamily) -> None:
     """The minimal example: one row inserted, the terminal shrinks to 8x3 before reading it, no cursor report."""
     state = machine(family)()
-    state.inflight_resize(lines=1, fraction=0.0, size=(8, 3), report=False)
+    state.inflight_resize(lines=1, resize=(0.0, (8, 3), False))
     _invariants(state)
 
 
@@ -63,7 +63,7 @@ def test_a_row_inserted_by_a_tick_in_flight_at_a_resize_is_kept(family: Terminal
 DUPLICATED = {
     TerminalFamily.VTE: "append_many_lines(lines=1); resize_storm([[Resize(8, 8), Resize(8, 1)]]) -> "
     "'line 0.0' twice: the 1-row shrink pushed it into history and it was inserted again",
-    TerminalFamily.XTERMJS: "inflight_resize(fraction=0.0, lines=1, report=False, size=(8, 24)); "
+    TerminalFamily.XTERMJS: "inflight_resize(lines=1, resize=(0.0, (8, 24), False)); "
     "resize_storm([[Resize(8, 16), Resize(8, 1)]]) -> 'line 0.0' twice",
     TerminalFamily.TMUX: "resize((1, 1)); update_unknown_entry('') -> an inserted error row missing "
     "(a 1-column tmux: not checked against the real tmux)",
@@ -107,6 +107,6 @@ def test_inflight_resize_after_every_byte_is_an_ordinary_resize() -> None:
     """With the whole tick read before the resize (fraction 1) and a report, the renderer keeps every row on xterm."""
     state = machine(TerminalFamily.XTERM)()
     state.append_many_lines(lines=3)
-    state.inflight_resize(lines=2, fraction=1.0, size=(40, 14), report=True)
+    state.inflight_resize(lines=2, resize=(1.0, (40, 14), True), second=True)
     _invariants(state)
     assert state.app.terminal.rows == 14 and state.app.state.rows == 14

@@ -126,18 +126,22 @@ class CheckedRenderer:
             self.check(result, data)
         return result
 
-    def inflight(self, inputs: Iterable[Input], fraction: float, size: tuple[int, int], report: bool) -> list[Output]:
-        """A tick (and its follow-up redraw) still in flight when the terminal is resized.
+    def inflight(
+        self, ticks: Iterable[Iterable[Input]], fraction: float, size: tuple[int, int], report: bool
+    ) -> list[Output]:
+        """Ticks (each with its follow-up redraw) still in flight when the terminal is resized.
 
-        The terminal reads the first ``fraction`` of the bytes, takes the new ``size``, reads the rest;
-        only then does the renderer get its ``Resize`` (with the cursor row a report sent now would
-        give, if ``report``), and that tick and its follow-up are checked.
+        The terminal reads the first ``fraction`` of their bytes, takes the new ``size``, reads the
+        rest; only then does the renderer get its ``Resize`` (with the cursor row a report sent now
+        would give, if ``report``), and that tick and its follow-up are checked.
         """
         sink: Any = self.renderer.backend.sink
         terminal, held = self.terminal, _Held()
         sink.terminal = held
+        outputs: list[Output] = []
         try:
-            outputs = self.feed(inputs, checked=False)
+            for inputs in ticks:
+                outputs += self.feed(inputs, checked=False)
         finally:
             sink.terminal = terminal
         cut = round(len(held.data) * fraction)

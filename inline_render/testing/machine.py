@@ -201,19 +201,17 @@ class RenderMachine(RuleBasedStateMachine):
             self.feed(tick)
 
     @precondition(lambda self: self.inflight)
-    @rule(
-        lines=st.integers(0, 6),
-        fraction=st.one_of(st.sampled_from((0.0, 0.5, 1.0)), st.floats(0, 1)),
-        size=ist.sizes(8, 60, 3, 24),
-        report=st.booleans(),
-    )
-    def inflight_resize(self, lines: int, fraction: float, size: tuple[int, int], report: bool) -> None:
-        """The terminal is resized after reading ``fraction`` of a tick's bytes (and its follow-up redraw's)."""
-        inputs: list[Input] = []
+    @rule(lines=st.integers(0, 6), second=st.booleans(), resize=ist.inflight_resizes())
+    def inflight_resize(self, lines: int, resize: tuple[float, tuple[int, int], bool], second: bool = False) -> None:
+        """The terminal is resized while a tick's bytes (its follow-up's, and a second tick's) are unread."""
+        fraction, size, report = resize
+        ticks: list[list[Input]] = [[]]
         if lines:
-            inputs.append(LogAppend("text", "\n".join(f"line {self.counter}.{i}" for i in range(lines))))
+            ticks[0].append(LogAppend("text", "\n".join(f"line {self.counter}.{i}" for i in range(lines))))
             self.counter += 1
-        outputs = self.app.inflight(inputs, fraction, size, report)
+        if second:
+            ticks.append([Status(f"frame {self.counter}")])  # a second frame in flight: one that inserts nothing
+        outputs = self.app.inflight(ticks, fraction, size, report)
         self.outputs.extend(outputs)
         self.on_outputs(outputs)
 
