@@ -174,6 +174,8 @@ class TestTerminal:
             if first in (2, 3):
                 self.violations.append(f"CSI {first}J")
             if first == 0:
+                if self.family is TerminalFamily.TMUX and self.x == 0 and self.y == 0:
+                    self._scroll_on_clear()
                 self._erase_line(0, display=True)
                 self.extent = self.rows  # VTE's ring gets every row down to the bottom
                 for r in range(self.y + 1, self.rows):
@@ -202,6 +204,14 @@ class TestTerminal:
             self.autowrap = on
         elif mode not in (12, 2004, 1004, 2026):  # synchronized output needs nothing from a model that draws at once
             self.violations.append(f"unsupported private mode {mode}")
+
+    def _scroll_on_clear(self) -> None:
+        """tmux (option scroll-on-clear, on by default): clearing the whole screen from its top-left cell
+        first moves the rows down to the last one in use into history."""
+        used = [r for r in range(self.rows) if self.used[r] or any(self.grid[r])]
+        for r in range(used[-1] + 1 if used else 0):
+            self.scrollback.append(self._text(self.grid[r]))
+            self.history.append(Line(list(self.grid[r]), self.wrapped[r], self.used[r]))
 
     def _erase_line(self, mode: int, display: bool = False) -> None:
         """``ESC[{mode}K`` (or the cursor row of ``ESC[J``), with each family's answer at the pending-wrap position."""

@@ -31,6 +31,9 @@ reset, as the library runs); VTE and xterm.js keep it (their cursor sits past th
 where a widening leaves it), but VTE's ``ESC[J`` there erases it.  Without autowrap, xterm and
 tmux have no pending wrap at all, and xterm.js drops a wide character that does not fit.
 
+tmux (option ``scroll-on-clear``, on by default) moves the screen's rows down to the last one in use
+into history when ``ESC[J`` is sent from the top-left cell; the others just clear.
+
 What makes a row a continuation (joined again when the window widens): the autowrap of a long
 line, or a split made by an earlier narrowing.  tmux forgets it when the row, or the row above, is
 wholly erased; VTE when the row above is erased to its end (``ESC[K``/``ESC[J``); xterm.js when the

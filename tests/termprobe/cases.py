@@ -121,6 +121,13 @@ CASES = (
         (Feed(NOWRAP + b"abcdefghij\x1b[K"), Snap(), Feed(b"Z"), Snap()),
     ),
     Case(
+        "clear-from-home",
+        "three lines, then ESC[J from the top-left cell",
+        10,
+        5,
+        (Feed(_lines(3) + b"\x1b[1;1H\x1b[J"), Snap()),
+    ),
+    Case(
         "wide-cut",
         "a CJK character across the new right edge",
         10,
