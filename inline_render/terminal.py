@@ -368,6 +368,8 @@ class TestTerminal:
         self.pending_wrap = False
 
     def _resize_family(self, columns: int, rows: int) -> None:
+        if self.family is TerminalFamily.XTERMJS:
+            columns = max(2, columns)  # xterm.js has at least 2 columns
         screen = [Line(c, w, u) for c, w, u in zip(self.grid, self.wrapped, self.used, strict=True)]
         # VTE and xterm.js keep a cursor in the pending-wrap state one past the last column: a widening
         # leaves it there.
