@@ -68,7 +68,9 @@ OTHER_EXAMPLES = {
     TerminalFamily.XTERM: "append_many_lines(lines=6); resize((1, 3)) -> inserted row 5 ('line 0.5') missing "
     "above the viewport: with resize_reflow=True the renderer places the viewport as if xterm re-wrapped",
     TerminalFamily.VTE: "append_many_lines(lines=1); resize_storm([[Resize(8, 8), Resize(8, 1)]]) -> "
-    "'line 0.0' twice: the 1-row shrink pushed it into history and it was inserted again",
+    "'line 0.0' twice: the 1-row shrink pushed it into history and it was inserted again; write_fault(after=0, "
+    "lines=1); inflight_resize(lines=0, resize=(0.5, (8, 13), True), second=True) -> 'fault 0.0' cut to "
+    "'fault 0.' (a resize in the middle of two frames, with a cursor report; replayed on the real VTE: same)",
     TerminalFamily.XTERMJS: "append_many_lines(lines=2); resize((4, 10)) -> 'line 0.0' missing (replayed on the "
     "real xterm.js and xterm: gone there too; VTE and tmux keep it); inflight_resize(lines=1, resize=(0.0, (8, 24), "
     "False)); resize_storm([[Resize(8, 16), Resize(8, 1)]]) -> 'line 0.0' twice",
