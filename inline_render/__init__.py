@@ -42,7 +42,7 @@ from .outputs import ConfirmAnswer, Interrupt, Output, PickAnswer, PromptAnswer,
 from .reduce import reduce_inputs
 from .shell import AppOptions, InlineApp, OutputMode, run
 from .state import Config, ConfirmPhase, CursorPhase, RenderState, SyncPhase, check_invariants
-from .terminal import Cursor, TestTerminal
+from .terminal import Cursor, TerminalFamily, TestTerminal
 from .text import WidthPolicy
 from .tick import InMemoryRenderer, Renderer, TickResult, apply_terminal_effects, tick
 
@@ -102,6 +102,7 @@ __all__ = [
     "StreamSink",
     "Submit",
     "SyncPhase",
+    "TerminalFamily",
     "TestTerminal",
     "TickResult",
     "Vt100Backend",

@@ -5,6 +5,12 @@ real bytes): it implements the VT subset that correct rendering needs, moves
 lines that scroll off a region starting at the top row into scrollback (as
 xterm, tmux and xterm.js do), and records every sequence that must never be
 sent (``ESC[2J``, ``ESC[3J``, ``CSI S/T``, OSC, DCS, ...) in ``violations``.
+
+``family`` picks what a resize does (see ``terminal_resize``): ``SIMPLE`` (the default) never
+reflows and never pulls rows back from history; ``XTERM``, ``VTE``, ``XTERMJS`` and ``TMUX``
+do what those terminals were measured to do, including ``ESC[K`` at the pending-wrap position.
+Every family keeps, per screen row, whether it continues the row above (``wrapped``) and how
+many cells were written (``used``); the reflowing families keep the history's cells too.
 """
 
 from __future__ import annotations
@@ -14,9 +20,10 @@ from dataclasses import dataclass
 
 import wcwidth
 
+from .terminal_resize import Buffer, Line, TerminalFamily, resize_buffer
 from .text import WidthPolicy, grapheme_width
 
-__all__ = ["Cursor", "TestTerminal"]
+__all__ = ["Cursor", "TerminalFamily", "TestTerminal"]
 
 _FORBIDDEN_CSI = {"S": "CSI S (scroll up)", "T": "CSI T (scroll down)"}
 _STRING_STARTS = {"]": "OSC", "P": "DCS", "_": "APC", "^": "PM", "X": "SOS"}
@@ -36,10 +43,20 @@ class TestTerminal:
 
     __test__ = False  # not a pytest test class despite the name
 
-    def __init__(self, columns: int, rows: int, policy: WidthPolicy = WidthPolicy.CODEPOINT) -> None:
-        self.columns, self.rows, self.policy = columns, rows, policy
+    def __init__(
+        self,
+        columns: int,
+        rows: int,
+        policy: WidthPolicy = WidthPolicy.CODEPOINT,
+        family: TerminalFamily = TerminalFamily.SIMPLE,
+    ) -> None:
+        self.columns, self.rows, self.policy, self.family = columns, rows, policy, family
         self.grid: list[list[str]] = [[""] * columns for _ in range(rows)]
+        self.wrapped = [False] * rows  # the row continues the one above (soft wrap or reflow split)
+        self.used = [0] * rows  # cells written (tmux cellused, VTE row length)
+        self.extent = 0  # VTE: screen rows its ring holds (written or scrolled through)
         self.scrollback: list[str] = []
+        self.history: list[Line] = []  # the scrollback's cells, kept where a resize needs them
         self.x = self.y = 0
         self.visible = True
         self.pending_wrap = False
@@ -79,7 +96,7 @@ class TestTerminal:
             self.x, self.pending_wrap = 0, False
         elif char == "\n":
             self.x = 0
-            self._line_feed()
+            self._line_feed(hard=True)
         elif char == "\b":
             self.x, self.pending_wrap = max(0, self.x - 1), False
         elif char in "\x18\x1a\x07":
@@ -154,15 +171,20 @@ class TestTerminal:
                 self.x = min(self.columns, step) - 1
             self.pending_wrap = False
         elif final == "K":
-            lo, hi = {0: (self.x, self.columns), 1: (0, self.x + 1), 2: (0, self.columns)}.get(first, (0, 0))
-            self._blank(self.grid[self.y], lo, hi)
+            self._erase_line(first)
         elif final == "J":
             if first in (2, 3):
                 self.violations.append(f"CSI {first}J")
             if first == 0:
-                self._blank(self.grid[self.y], self.x, self.columns)
+                if self.family is TerminalFamily.TMUX and self.x == 0 and self.y == 0:
+                    self._scroll_on_clear()
+                self._erase_line(0, display=True)
+                self.extent = self.rows  # VTE's ring gets every row down to the bottom
                 for r in range(self.y + 1, self.rows):
                     self.grid[r] = [""] * self.columns
+                    self.used[r] = 0
+                    if self.family is not TerminalFamily.TMUX or r > self.y + 1:
+                        self.wrapped[r] = False  # tmux keeps the flag on the (not cleared) cursor row
         elif final == "r":
             top = numbers[0] if numbers and numbers[0] else 1
             bottom = numbers[1] if len(numbers) > 1 and numbers[1] else self.rows
@@ -185,6 +207,45 @@ class TestTerminal:
         elif mode not in (12, 2004, 1004, 2026):  # synchronized output needs nothing from a model that draws at once
             self.violations.append(f"unsupported private mode {mode}")
 
+    def _scroll_on_clear(self) -> None:
+        """tmux (option scroll-on-clear, on by default): clearing the whole screen from its top-left cell
+        first moves the rows down to the last one in use into history."""
+        used = [r for r in range(self.rows) if self.used[r] or any(self.grid[r])]
+        for r in range(used[-1] + 1 if used else 0):
+            self.scrollback.append(self._text(self.grid[r]))
+            self.history.append(Line(list(self.grid[r]), self.wrapped[r], self.used[r]))
+
+    def _erase_line(self, mode: int, display: bool = False) -> None:
+        """``ESC[{mode}K`` (or the cursor row of ``ESC[J``), with each family's answer at the pending-wrap position."""
+        family, x = self.family, self.x
+        if self.pending_wrap and mode == 0:
+            if (
+                (family is TerminalFamily.VTE and not display)
+                or family is TerminalFamily.XTERMJS
+                or (family is TerminalFamily.TMUX and self.autowrap)
+            ):
+                x = self.columns  # the cursor sits past the last cell: nothing to erase
+            elif family is TerminalFamily.XTERM or family is TerminalFamily.VTE:
+                self.pending_wrap = False  # xterm (and VTE's ESC[J) erase the last cell and forget the wrap
+        lo, hi = {0: (x, self.columns), 1: (0, x + 1), 2: (0, self.columns)}.get(mode, (0, 0))
+        y = self.y
+        self._blank(self.grid[y], lo, hi)
+        self.extent = max(self.extent, y + 1)
+        whole = lo == 0 and hi >= self.columns
+        below = y + 1 < self.rows
+        if family is TerminalFamily.VTE and mode != 1:
+            self.used[y] = min(self.used[y], lo)
+            if below:
+                self.wrapped[y + 1] = False
+        elif family is TerminalFamily.TMUX and whole:
+            # tmux empties the line: it no longer wraps into the next, nor continues the one above.
+            self.used[y] = 0
+            self.wrapped[y] = False
+            if below:
+                self.wrapped[y + 1] = False
+        elif family is TerminalFamily.XTERMJS and whole:
+            self.wrapped[y] = False
+
     # ---------------------------------------------------------------- output
     def _blank(self, row: list[str], lo: int, hi: int) -> None:
         if 0 < lo < self.columns and row[lo] == "\0":
@@ -194,15 +255,25 @@ class TestTerminal:
         if hi < self.columns and row[hi] == "\0":
             row[hi] = ""
 
-    def _line_feed(self) -> None:
+    def _line_feed(self, hard: bool = False) -> None:
         self.pending_wrap = False
         if self.y == self.bottom:
             line = self.grid.pop(self.top)
+            wrapped, used = self.wrapped.pop(self.top), self.used.pop(self.top)
             if self.top == 0:
                 self.scrollback.append(self._text(line))
+                if self.family is not TerminalFamily.SIMPLE:
+                    self.history.append(Line(line, wrapped, used))
+                if self.bottom == self.rows - 1:
+                    self.extent = self.rows
             self.grid.insert(self.bottom, [""] * self.columns)
+            self.wrapped.insert(self.bottom, False)
+            self.used.insert(self.bottom, 0)
         elif self.y < self.rows - 1:
             self.y += 1
+            self.extent = max(self.extent, self.y + 1)  # VTE's ring gets the row a line feed moves to
+            if hard and self.family is TerminalFamily.XTERMJS:
+                self.wrapped[self.y] = False  # xterm.js: an explicit line feed clears the wrap of the new row
 
     def _print_run(self, text: str, i: int) -> int:
         """Print the printable run starting at ``i`` cluster by cluster; return where it ends."""
@@ -221,20 +292,28 @@ class TestTerminal:
         if self.pending_wrap and self.autowrap:
             self.x = 0
             self._line_feed()
+            self.wrapped[self.y] = True
         if self.x + width > self.columns:
+            if not self.autowrap and width > 1 and self.family is TerminalFamily.XTERMJS:
+                return  # xterm.js drops a wide character that cannot fit without autowrap
             if not self.autowrap:
                 self.x = max(0, self.columns - width)
             else:
                 self.x = 0
                 self._line_feed()
+                self.wrapped[self.y] = True
         row = self.grid[self.y]
+        self.used[self.y] = max(self.used[self.y], min(self.columns, self.x + width))
+        self.extent = max(self.extent, self.y + 1)
         self._blank(row, self.x, self.x + width)
         row[self.x] = cluster
         for k in range(1, min(width, self.columns - self.x)):
             row[self.x + k] = "\0"  # the right half of a wide character
         self.x += width
         if self.x >= self.columns:
-            self.x, self.pending_wrap = self.columns - 1, True
+            # xterm and tmux have no pending wrap without autowrap: the next character overwrites the last cell.
+            nowrap = not self.autowrap and self.family in (TerminalFamily.XTERM, TerminalFamily.TMUX)
+            self.x, self.pending_wrap = self.columns - 1, not nowrap
 
     def _attach(self, cluster: str) -> None:
         row = self.grid[self.y]
@@ -250,9 +329,8 @@ class TestTerminal:
         """Where the cursor is and whether it shows."""
         return Cursor(self.x, self.y, self.visible)
 
-    @staticmethod
-    def _text(line: list[str]) -> str:
-        return "".join(" " if c == "" else ("" if c == "\0" else c) for c in line).rstrip(" ")
+    def _text(self, line: list[str]) -> str:
+        return "".join(" " if c == "" else ("" if c == "\0" else c) for c in line[: self.columns]).rstrip(" ")
 
     def screen_lines(self) -> list[str]:
         """The screen's rows, right-trimmed."""
@@ -266,7 +344,10 @@ class TestTerminal:
         return lines
 
     def resize(self, columns: int, rows: int) -> None:
-        """Change the size like a terminal that does not reflow: rows cut at the top go to scrollback."""
+        """Change the size as this terminal's family does (``SIMPLE``: rows cut at the top go to scrollback)."""
+        if self.family is not TerminalFamily.SIMPLE:
+            self._resize_family(columns, rows)
+            return
         cut = max(0, self.y - (rows - 1))
         pushed = [self._text(line) for line in self.grid[:cut]]
         self.scrollback.extend(pushed)
@@ -281,10 +362,40 @@ class TestTerminal:
                     line[x] = ""  # a cluster cut by the new right edge disappears whole
             if line and line[0] == "\0":
                 line[0] = ""
+        self.wrapped = (self.wrapped[cut:] + [False] * rows)[:rows]
+        self.used = [min(u, columns) for u in (self.used[cut:] + [0] * rows)[:rows]]
         self.columns, self.rows = columns, rows
         self.top, self.bottom = 0, rows - 1
         self.x, self.y = min(self.x, columns - 1), min(self.y, rows - 1)
         self.pending_wrap = False
+
+    def _resize_family(self, columns: int, rows: int) -> None:
+        if self.family is TerminalFamily.XTERMJS:
+            columns = max(2, columns)  # xterm.js has at least 2 columns
+        screen = [Line(c, w, u) for c, w, u in zip(self.grid, self.wrapped, self.used, strict=True)]
+        # VTE and xterm.js keep a cursor in the pending-wrap state one past the last column: a widening
+        # leaves it there.
+        past = self.pending_wrap and self.family in (TerminalFamily.VTE, TerminalFamily.XTERMJS)
+        x = self.x + 1 if past else self.x
+        buf = Buffer(self.history + screen, len(self.history), x, self.y, self.columns, self.rows, self.extent)
+        before = list(self.scrollback)
+        buf = resize_buffer(self.family, buf, columns, rows)
+        self.columns, self.rows = columns, rows
+        self.history = buf.lines[: buf.top]
+        screen = buf.lines[buf.top : buf.top + rows]
+        self.grid = [line.cells for line in screen]
+        self.wrapped = [line.wrapped for line in screen]
+        self.used = [line.used for line in screen]
+        self.scrollback = [self._text(line.cells) for line in self.history]
+        kept = 0
+        while kept < min(len(before), len(self.scrollback)) and before[kept] == self.scrollback[kept]:
+            kept += 1
+        self.resize_pushes.append(self.scrollback[kept:] if kept == len(before) else [])
+        self.extent = min(buf.extent, rows)
+        self.top, self.bottom = 0, rows - 1
+        self.x, self.y = min(buf.x, columns - 1), min(buf.y, rows - 1)
+        # VTE keeps a cursor that a reflow put past the last cell there (the next character wraps).
+        self.pending_wrap = buf.x >= columns and self.family is TerminalFamily.VTE
 
     def dump(self) -> str:
         """The whole terminal as text, for assertion messages."""

@@ -13,6 +13,12 @@ tick that was written completely it asserts:
   never shows it.
 
 A failure raises ``AssertionError`` with both whole screens.
+
+With a ``family`` other than ``SIMPLE`` the terminal resizes as that real terminal does (pull-back,
+reflow: see ``inline_render.terminal_resize``), so history rows may be re-wrapped or cut: then the
+history check is that every inserted row is still there, in order, as a logical line (soft-wrapped
+rows joined; a prefix where the terminal cuts rows), and ``inflight`` runs a tick whose bytes the
+terminal has not read yet when it is resized.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from ..inputs import Input, Resize
 from ..outputs import Output
 from ..state import Config, CursorPhase, SyncPhase
 from ..style import row_text
-from ..terminal import TestTerminal
+from ..terminal import TerminalFamily, TestTerminal
 from ..theme import draw_log_row
 from ..tick import Renderer, TickResult, start_position
 
@@ -51,8 +57,14 @@ class CheckedRenderer:
         config: Config | None = None,
         cursor_row: int | None = 0,
         use_pyte: bool = True,
+        family: TerminalFamily = TerminalFamily.SIMPLE,
     ) -> None:
         self.renderer = Renderer.in_memory(columns, rows, config=config, cursor_row=cursor_row)
+        self.family = family
+        if family is not TerminalFamily.SIMPLE:
+            terminal = TestTerminal(columns, rows, self.renderer.terminal.policy, family)
+            self.renderer.terminal = self.renderer.sink.terminal = terminal
+            use_pyte = False  # pyte models no real terminal's resize
         self.terminal: TestTerminal = self.renderer.terminal
         self.pyte: Any = None
         if use_pyte:
@@ -76,8 +88,12 @@ class CheckedRenderer:
     def state(self) -> Any:
         return self.renderer.state
 
-    def step(self, inputs: Iterable[Input] = ()) -> TickResult:
-        """One tick, then every property check."""
+    def step(self, inputs: Iterable[Input] = (), *, resized: bool = False, checked: bool = True) -> TickResult:
+        """One tick, then every property check.
+
+        ``resized``: the terminal already has the size of the ``Resize`` inputs (``inflight``);
+        ``checked=False``: the terminal has not read this tick's bytes yet, nothing to check.
+        """
         inputs = list(inputs)
         for item in inputs:
             if isinstance(item, Resize):
@@ -87,22 +103,57 @@ class CheckedRenderer:
         sink = self.renderer.backend.sink
         before = len(sink.data)  # type: ignore[union-attr]
         top = self.renderer.state.screen.top
+        drawn = self.renderer.state.screen.drawn or ()
         self.terminal.resize_pushes.clear()
-        result = self.renderer.step(inputs)
+        result = Renderer.step(self.renderer, inputs) if resized else self.renderer.step(inputs)
         data = bytes(sink.data[before:])  # type: ignore[union-attr]
         self.bytes += data
         if self.pyte is not None:
             self.pyte.feed(data)
         self.outputs.extend(result.outputs)
-        self._account_resizes(top, result.state.pushed_rows)
+        if self.family is TerminalFamily.SIMPLE:
+            self._account_resizes(top, result.state.pushed_rows)
+        else:
+            # Rows the terminal pushed into scrollback itself that the core counted as inserted.
+            for drawn_row in drawn[: result.state.pushed_rows]:
+                self.history.append(row_text(drawn_row).rstrip(" "))
         width = result.layout.columns
         for row in result.layout.to_insert[: result.effect.rows_inserted]:
             text = row_text(draw_log_row(row, width, self.renderer.state.config.width_policy)).rstrip(" ")
             self.history.append(text)
             self.expected_above.append(text)
-        if result.effect.complete:
+        if result.effect.complete and checked:
             self.check(result, data)
         return result
+
+    def inflight(
+        self, ticks: Iterable[Iterable[Input]], fraction: float, size: tuple[int, int], report: bool
+    ) -> list[Output]:
+        """Ticks (each with its follow-up redraw) still in flight when the terminal is resized.
+
+        The terminal reads the first ``fraction`` of their bytes, takes the new ``size``, reads the
+        rest; only then does the renderer get its ``Resize`` (with the cursor row a report sent now
+        would give, if ``report``), and that tick and its follow-up are checked.
+        """
+        sink: Any = self.renderer.backend.sink
+        terminal, held = self.terminal, _Held()
+        sink.terminal = held
+        outputs: list[Output] = []
+        try:
+            for inputs in ticks:
+                outputs += self.feed(inputs, checked=False)
+        finally:
+            sink.terminal = terminal
+        cut = round(len(held.data) * fraction)
+        terminal.feed(bytes(held.data[:cut]))
+        terminal.resize(*size)
+        if self.pyte is not None:
+            self.pyte.feed(bytes(held.data[:cut]))
+            self.pyte.resize(*size)
+            self.pyte.feed(bytes(held.data[cut:]))
+        terminal.feed(bytes(held.data[cut:]))
+        row = terminal.cursor.y if report else None
+        return outputs + self.feed([Resize(size[0], size[1], row)], resized=True)
 
     def _account_resizes(self, top: int, accounted: int) -> None:
         """Sort the lines each resize pushed into scrollback: history the core accounted for, or ghosts."""
@@ -119,12 +170,12 @@ class CheckedRenderer:
                 self.expected_above.append(line)
             top = max(0, top - len(pushed))
 
-    def feed(self, inputs: Iterable[Input] = ()) -> list[Output]:
+    def feed(self, inputs: Iterable[Input] = (), *, resized: bool = False, checked: bool = True) -> list[Output]:
         """A tick and, when rows were inserted, its follow-up redraw (both checked)."""
-        result = self.step(inputs)
+        result = self.step(inputs, resized=resized, checked=checked)
         outputs = list(result.outputs)
         if result.state.render.sync_phase is SyncPhase.INSERTED_NEEDS_REDRAW:
-            outputs.extend(self.step().outputs)
+            outputs.extend(self.step(checked=checked).outputs)
         return outputs
 
     def _fail(self, message: str) -> None:
@@ -148,11 +199,54 @@ class CheckedRenderer:
             if feed >= 0 and (hide < 0 or hide > feed) and self._was_visible:
                 self._fail("the cursor was not hidden before the first line feed")
         top = state.screen.top
+        if self.family is not TerminalFamily.SIMPLE:
+            self._check_family(result, top)
+            return
         for name, lines, scrollback, cursor in self._emulators():
             self._check_emulator(name, lines, scrollback, cursor, result, top)
         self._was_visible = state.render.cursor_phase is CursorPhase.VISIBLE_AT_COMPOSER
 
     _was_visible = True
+
+    def logical_lines(self, rows: int | None = None) -> list[str]:
+        """History and the first ``rows`` screen rows (all by default) as logical lines: soft-wrapped rows joined."""
+        terminal = self.terminal
+        rows = terminal.rows if rows is None else rows
+        pieces = [(line.cells, line.wrapped) for line in terminal.history]
+        pieces += list(zip(terminal.grid[:rows], terminal.wrapped[:rows], strict=True))
+        out: list[str] = []
+        for cells, wrapped in pieces:
+            text = "".join(" " if c == "" else ("" if c == "\0" else c) for c in cells[: terminal.columns])
+            if wrapped and out:
+                out[-1] += text
+            else:
+                out.append(text)
+        return [line.rstrip(" ") for line in out]
+
+    def _check_family(self, result: TickResult, top: int) -> None:
+        """A real terminal's resize model: the viewport equals the frame, every inserted row is kept in order."""
+        self._was_visible = result.state.render.cursor_phase is CursorPhase.VISIBLE_AT_COMPOSER
+        lines = self.terminal.screen_lines()
+        for index, row in enumerate(result.frame.rows):
+            if lines[top + index] != row_text(row).rstrip(" "):
+                self._fail(f"viewport row {index} (screen row {top + index}) differs from the frame")
+        above = self.logical_lines(top)
+        cuts = self.family in (TerminalFamily.XTERM, TerminalFamily.XTERMJS)  # they cut rows instead of re-wrapping
+        found = 0
+        for line in above:
+            if found < len(self.history):
+                wanted = self.history[found]
+                if line == wanted or (cuts and line and wanted.startswith(line)):
+                    found += 1
+        if found < len(self.history):
+            lost = self.history[found]
+            self._fail(f"inserted row {found} ({lost!r}) is missing above the viewport (lost or out of order)")
+        x, y, visible = self._tt_cursor()
+        frame = result.frame
+        if result.state.render.cursor_phase is CursorPhase.VISIBLE_AT_COMPOSER:
+            wanted_cursor = (frame.cursor[1], top + frame.cursor[0])
+            if not visible or (x, y) != wanted_cursor:
+                self._fail(f"cursor at {(x, y)} visible={visible}, expected visible at {wanted_cursor}")
 
     def _emulators(self) -> list[tuple[str, list[str], list[str], tuple[int, int, bool]]]:
         out = [("TestTerminal", self.terminal.screen_lines(), self.terminal.scrollback, self._tt_cursor())]
@@ -198,3 +292,13 @@ class CheckedRenderer:
                 self._fail(f"{name}: cursor at {(x, y)} visible={visible}, expected visible at {wanted_cursor}")
         elif visible:
             self._fail(f"{name}: cursor visible during {phase.value}")
+
+
+class _Held:
+    """Stands in for the terminal while bytes are in flight: keeps them."""
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+
+    def feed(self, data: bytes) -> None:
+        self.data += data

@@ -58,6 +58,7 @@ from ..inputs import (
 )
 from ..outputs import ConfirmAnswer, Output, PickAnswer, PromptAnswer
 from ..state import Config, ConfirmPhase, CursorPhase, SyncPhase
+from ..terminal import TerminalFamily
 from . import strategies as ist
 from .checks import CheckedRenderer
 
@@ -69,14 +70,18 @@ ANSWERS = (ConfirmAnswer, PromptAnswer, PickAnswer)
 class RenderMachine(RuleBasedStateMachine):
     """Random sessions of appends, streams, clears, resizes, dialogs, keys, pastes and write faults.
 
-    Class attributes a subclass may change: ``columns``, ``rows``, ``config``
-    and ``use_pyte`` (the second emulator; slower).
+    Class attributes a subclass may change: ``columns``, ``rows``, ``config``,
+    ``use_pyte`` (the second emulator; slower), ``family`` (which real terminal's resize the
+    ``TestTerminal`` models) and ``inflight`` (adds ``inflight_resize``: the terminal is resized
+    while a tick's bytes are still unread; off by default).
     """
 
     columns: int = 40
     rows: int = 12
     config: Config = Config(viewport_height=8)
     use_pyte: bool = True
+    family: TerminalFamily = TerminalFamily.SIMPLE
+    inflight: bool = False
 
     def __init__(self) -> None:
         super().__init__()
@@ -93,7 +98,7 @@ class RenderMachine(RuleBasedStateMachine):
     # ------------------------------------------------------------ hooks
     def make_renderer(self) -> CheckedRenderer:
         """The renderer under test (override for another size, config, or a wrapped app)."""
-        return CheckedRenderer(self.columns, self.rows, config=self.config, use_pyte=self.use_pyte)
+        return CheckedRenderer(self.columns, self.rows, config=self.config, use_pyte=self.use_pyte, family=self.family)
 
     def on_outputs(self, outputs: Sequence[Output]) -> None:
         """Called with the outputs of every ``feed`` (override to drive your app's reactions)."""
@@ -195,6 +200,21 @@ class RenderMachine(RuleBasedStateMachine):
         for tick in storm:
             self.feed(tick)
 
+    @precondition(lambda self: self.inflight)
+    @rule(lines=st.integers(0, 6), second=st.booleans(), resize=ist.inflight_resizes())
+    def inflight_resize(self, lines: int, resize: tuple[float, tuple[int, int], bool], second: bool = False) -> None:
+        """The terminal is resized while a tick's bytes (its follow-up's, and a second tick's) are unread."""
+        fraction, size, report = resize
+        ticks: list[list[Input]] = [[]]
+        if lines:
+            ticks[0].append(LogAppend("text", "\n".join(f"line {self.counter}.{i}" for i in range(lines))))
+            self.counter += 1
+        if second:
+            ticks.append([Status(f"frame {self.counter}")])  # a second frame in flight: one that inserts nothing
+        outputs = self.app.inflight(ticks, fraction, size, report)
+        self.outputs.extend(outputs)
+        self.on_outputs(outputs)
+
     # ------------------------------------------------------------ dialogs, keys
     @rule(data=st.data(), early=st.lists(ist.keys(), max_size=2))
     def open_dialog(self, data: st.DataObject, early: list[Key]) -> None:
@@ -293,6 +313,27 @@ class RenderMachine(RuleBasedStateMachine):
         queued = open_ids + [r.id for r in state.queued]
         if queued != self.dialogs:
             raise AssertionError(f"open and queued dialogs {queued} != requested {self.dialogs}")
+
+    @invariant()
+    def numbered_lines_once(self) -> None:
+        """With a real terminal's model: every ``line N.i`` row inserted is on the terminal exactly once."""
+        if self.family is TerminalFamily.SIMPLE:
+            return
+        lines = self.app.logical_lines()
+        seen: dict[str, int] = {}
+        for line in lines:
+            seen[line] = seen.get(line, 0) + 1
+        cuts = self.family in (TerminalFamily.XTERM, TerminalFamily.XTERMJS)  # narrowing cuts rows there
+        narrowest = min(self.app.widths | {self.columns})
+        for row in self.app.history[self.history_at_clear :]:
+            if not row.startswith("line "):
+                continue
+            count = seen.get(row, 0)
+            if cuts and len(row) >= narrowest:
+                # A longer row cut at the narrowest width may equal this one: only a loss can be told.
+                count = 1 if any(line and row.startswith(line) for line in lines) else 0
+            if count != 1:
+                raise AssertionError(f"{row!r} is on the terminal {count} times\n{self.app.terminal.dump()}")
 
     @invariant()
     def inserted_rows_counted(self) -> None:

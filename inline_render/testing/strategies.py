@@ -49,6 +49,7 @@ __all__ = [
     "configs",
     "dialog_requests",
     "hostile_texts",
+    "inflight_resizes",
     "inputs",
     "keys",
     "log_appends",
@@ -189,6 +190,14 @@ def resizes() -> st.SearchStrategy[Resize]:
     """One resize: a tiny terminal a third of the time."""
     size = st.one_of(tiny_sizes(), sizes(4, 120, 2, 40), sizes(8, 100, 6, 30))
     return size.map(lambda s: Resize(s[0], s[1]))
+
+
+def inflight_resizes() -> st.SearchStrategy[tuple[float, tuple[int, int], bool]]:
+    """(fraction, (columns, rows), report): the terminal is resized after reading ``fraction`` of the bytes
+    in flight (0: before any, 1: after all, else mid-frame, maybe mid-sequence); ``report``: the renderer
+    then gets the cursor row a report would give."""
+    fraction = st.one_of(st.sampled_from((0.0, 0.5, 1.0)), st.floats(0, 1))
+    return st.tuples(fraction, sizes(8, 60, 3, 24), st.booleans())
 
 
 def resize_storms(max_ticks: int = 8) -> st.SearchStrategy[Ticks]:

@@ -1,0 +1,24 @@
+"""``python -m tests.termprobe [TERMINAL...]``: run the hand-written probes and print each terminal's answer."""
+
+from __future__ import annotations
+
+import sys
+
+from .cases import CASES
+from .real import TERMINALS, available, run_script
+
+
+def main(names: list[str]) -> None:
+    for case in CASES:
+        print(f"== {case.name}: {case.question} ({case.columns}x{case.rows})")
+        for name in names or list(TERMINALS):
+            why = available(name)
+            if why:
+                print(f"  {name}: skipped ({why})")
+                continue
+            for snap in run_script(name, case.columns, case.rows, case.steps):
+                shown = f"hist[-3:]={list(snap.history[-3:])} hist={len(snap.history)} screen={list(snap.screen)}"
+                print(f"  {name:8} {shown} cursor={snap.cursor}")
+
+
+main(sys.argv[1:])
