@@ -244,17 +244,17 @@ def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
     column = min(max(0, column), item.columns - 1)
     # With a cursor report we know the cursor's row; without one, terminals keep it unless it falls off.
     now = item.cursor_row if item.cursor_row is not None else min(cursor_row, item.rows - 1)
+    # Rows a frame still in flight wrote may have landed elsewhere (clipped, or at a clamped cursor): only the
+    # rows above the first one it wrote are where the terminal had them; the others are redrawn.
+    trusted = min(index, screen.first_written) if in_flight else index
     if state.config.resize_reflow:
-        # Rows a frame in flight wrote may have been clipped by the new width: those are redrawn.
-        whole = min(index, screen.first_written) if in_flight else index
-        state = _commit_drawn_rows(state, whole, kept=True)
-    above = index - state.kept_rows
-    top = now - above
-    if top < 0:
+        state = _commit_drawn_rows(state, trusted, kept=True)
+    if now < index:
         # The terminal pushed the viewport's top rows into scrollback itself (one screen row each).
-        before = state.pushed_rows + state.kept_rows
-        state = _commit_drawn_rows(state, index - now, kept=False)
-        top = max(0, top + state.pushed_rows + state.kept_rows - before)
+        state = _commit_drawn_rows(state, min(index - now, trusted), kept=False)
+    # Rows this tick counted as inserted (kept or pushed, by this resize or an earlier one of the tick) are no
+    # longer the viewport's: it starts below them.
+    top = max(0, now - (index - state.kept_rows - state.pushed_rows))
     screen = replace(state.screen, top=top, cursor=(now, column), broken=True, resized_from=(index, column, in_flight))
     return replace(state, columns=item.columns, rows=item.rows, screen=screen)
 

@@ -62,13 +62,21 @@ __all__ = ["Buffer", "Line", "TerminalFamily", "resize_buffer"]
 
 
 class TerminalFamily(enum.Enum):
-    """Which real terminal a ``TestTerminal`` behaves like on resize and on ``ESC[K`` at the last column."""
+    """A terminal family: how a ``TestTerminal`` behaves on resize and on ``ESC[K`` at the last column, and what
+    the shell's startup probe found (``inline_render.shell.probe``).  ``SIMPLE``: the historical model, and
+    what the library assumes of a terminal it does not know (it cuts rows instead of re-wrapping them)."""
 
     SIMPLE = "simple"
     XTERM = "xterm"
     VTE = "vte"
     XTERMJS = "xtermjs"
     TMUX = "tmux"
+
+    @property
+    def reflows(self) -> bool:
+        """Re-wraps rows on a width change instead of cutting them (measured): a resize may then keep the
+        committed rows where the terminal put them (see ``reduce._resize``)."""
+        return self in (TerminalFamily.TMUX, TerminalFamily.VTE, TerminalFamily.XTERMJS)
 
 
 @dataclass(slots=True)

@@ -21,7 +21,6 @@ from a tmux shell), a reply comes from the terminal itself.
 
 from __future__ import annotations
 
-import enum
 import os
 import re
 import select
@@ -29,6 +28,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from ..terminal_resize import TerminalFamily
 from .keys import CursorReport
 
 __all__ = ["QUERIES", "TerminalFamily", "TerminalInfo", "parse_replies", "probe_terminal"]
@@ -43,28 +43,11 @@ _CPR = re.compile(rb"\x1b\[(\d+);(\d+)R")
 _REPLY = re.compile(b"|".join(p.pattern for p in (_DA2, _DECRPM, _XTVERSION, _CPR)))
 
 
-class TerminalFamily(enum.Enum):
-    """Terminal families whose resize behaviour was measured (DESIGN, terminal facts)."""
-
-    UNKNOWN = "unknown"
-    XTERM = "xterm"  # no reflow
-    VTE = "vte"  # GNOME Terminal, Tilix, ...: re-wraps rows
-    XTERMJS = "xterm.js"  # VS Code, ...: re-wraps rows, cuts the cursor's own line
-    TMUX = "tmux"  # re-wraps rows; the screen is the last rows of the grid
-    SCREEN = "screen"  # re-wraps its own history
-
-    @property
-    def reflows(self) -> bool:
-        """Re-wraps rows on a width change instead of cutting them (measured): a resize may then keep the
-        committed rows where the terminal put them (see ``reduce._resize``).  Unknown terminals: no."""
-        return self in (TerminalFamily.TMUX, TerminalFamily.VTE, TerminalFamily.XTERMJS)
-
-
 @dataclass(frozen=True, slots=True)
 class TerminalInfo:
     """What the terminal said about itself (None: it did not say)."""
 
-    family: TerminalFamily = TerminalFamily.UNKNOWN
+    family: TerminalFamily = TerminalFamily.SIMPLE
     version: str = ""
     synchronized_output: bool | None = None
     grapheme_clustering: bool | None = None
@@ -81,10 +64,8 @@ def _family(da2: tuple[int, int] | None, version: str, env: Mapping[str, str]) -
         return TerminalFamily.XTERM
     if name.startswith("vte") or (da2 is not None and da2[0] == 65 and da2[1] >= 5000):
         return TerminalFamily.VTE
-    if da2 is not None and da2[0] == 83:
-        return TerminalFamily.SCREEN
     if da2 is not None or version:
-        return TerminalFamily.UNKNOWN  # it answered, as something else
+        return TerminalFamily.SIMPLE  # it answered, as something else (GNU screen's 83 among them)
     # No answer at all: the environment is all there is.
     if env.get("TMUX"):
         return TerminalFamily.TMUX
@@ -92,9 +73,7 @@ def _family(da2: tuple[int, int] | None, version: str, env: Mapping[str, str]) -
         return TerminalFamily.XTERMJS
     if env.get("VTE_VERSION"):
         return TerminalFamily.VTE
-    if env.get("STY"):
-        return TerminalFamily.SCREEN
-    return TerminalFamily.UNKNOWN
+    return TerminalFamily.SIMPLE
 
 
 def parse_replies(data: bytes, env: Mapping[str, str] | None = None) -> tuple[TerminalInfo, bytes, bool]:
