@@ -8,7 +8,7 @@ import wcwidth
 
 from .text import WidthPolicy, sanitize, text_width, wrap_line
 
-__all__ = ["KEY_ALIASES", "TextField", "normalize_key", "render_field"]
+__all__ = ["KEY_ALIASES", "TextField", "is_text_key", "normalize_key", "render_field"]
 
 # prompt_toolkit names several keys by their control code; we accept both spellings.
 KEY_ALIASES = {

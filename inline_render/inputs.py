@@ -86,6 +86,13 @@ class LogAppend:
     id: str | None = None
     final: bool = True
 
+    def __post_init__(self) -> None:
+        # The Python API is held to the JSON path's rules: a typo'd kind or an unreachable stream fails here.
+        if self.kind not in LOG_KINDS:
+            raise InvalidInput(f"log.append: field 'kind' must be one of {', '.join(LOG_KINDS)}, got {self.kind!r}")
+        if not self.final and self.id is None:
+            raise InvalidInput("log.append: a streaming entry (final=False) needs field 'id'")
+
 
 @dataclass(frozen=True, slots=True)
 class LogDelta:
@@ -222,6 +229,11 @@ class Notify:
     TYPE: ClassVar[str] = "notify"
     message: str
     notify_type: str = "info"
+
+    def __post_init__(self) -> None:
+        if self.notify_type not in NOTIFY_TYPES:
+            allowed = ", ".join(NOTIFY_TYPES)
+            raise InvalidInput(f"notify: field 'notify_type' must be one of {allowed}, got {self.notify_type!r}")
 
 
 @dataclass(frozen=True, slots=True)

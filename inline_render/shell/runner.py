@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import math
 import os
 import signal
@@ -40,21 +41,31 @@ from prompt_toolkit.input import create_input
 from ..app import AppState
 from ..backend import StreamSink, Vt100Backend
 from ..composer import normalize_key
-from ..inputs import Clock, Input, Key, LogAppend, Resize
+from ..inputs import Clock, Input, Key, LogAppend, Resize, Status
 from ..outputs import Interrupt, Output, Quit
 from ..state import Config
 from ..tick import Renderer
 from .closing import ENTER_MODES, LEAVE_MODES, closing_plan
 from .cursor import CursorQueries
 from .keys import CursorReport, map_key_presses
+from .lines import LineReader, line_inputs
 from .plain import AnswerTracker, PlainWriter
 from .schedule import DEFAULT_MAX_RATE, TickScheduler
 from .terminal_io import OutputMode, color_depth_for, resolve_mode, stream_is_tty, terminal_size
 
-__all__ = ["AppOptions", "InlineApp", "Main", "run"]
+__all__ = ["CTRL_C_HINT", "AppOptions", "InlineApp", "Main", "run"]
 
 Main = Callable[["InlineApp"], Awaitable[Any]]
-_EXIT_SIGNALS = {signal.SIGTERM: 143, signal.SIGINT: 130, signal.SIGHUP: 129}
+# Signals that end the app, with the exit status a shell reports for them; a platform without one
+# (Windows has no SIGHUP nor SIGWINCH) simply goes without.
+_EXIT_SIGNALS = {
+    number: code
+    for name, code in (("SIGTERM", 143), ("SIGINT", 130), ("SIGHUP", 129))
+    if (number := getattr(signal, name, None)) is not None
+}
+CTRL_C_HINT = "Press Ctrl-C again to exit"
+_SIGWINCH: signal.Signals | None = getattr(signal, "SIGWINCH", None)
+log = logging.getLogger(__name__)  # the library's own diagnostics; the application adds the handlers
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +92,11 @@ class AppOptions:
     """Inline mode: record every tick to this scenario file."""
     reflow: bool = True
     """The terminal re-wraps rows on resize (tmux, xterm.js, kitty, VTE, iTerm2); False for xterm."""
+    ctrl_c_window: float = 2.0
+    """Seconds after a Ctrl-C in which a second Ctrl-C exits (the status line says so meanwhile)."""
+    line_input: bool | None = None
+    """Read input as lines from stdin (submitted in turn; end of input quits). None: when there is no
+    terminal to read keys from (stdin not a TTY in plain/JSON Lines mode, TERM=dumb, or no /dev/tty)."""
 
 
 class InlineApp:
@@ -111,7 +127,11 @@ class InlineApp:
         self._outputs: asyncio.Queue[Output] = asyncio.Queue()
         self._wake_event = asyncio.Event()
         self._t0 = clock()
-        self._ctrl_c = 0
+        self._ctrl_c_at: float | None = None  # when the Ctrl-C that opened the exit window came
+        self._status_before = ""
+        self._hint_timer: asyncio.TimerHandle | None = None
+        self._waiting = 0  # coroutines waiting for the user (an output or a dialog answer)
+        self._input_ended = False
         # Inline mode only.
         self._input: PtkInput | None = None
         self._ui: TextIO | None = None
@@ -120,7 +140,7 @@ class InlineApp:
         self._resize_task: asyncio.Task[None] | None = None
         self._resize_epoch = 0
         self._queued_size: tuple[int, int] | None = None
-        self._signals: list[signal.Signals] = []
+        self._signals: list[tuple[signal.Signals, Any]] = []
 
     # --- the application's side ------------------------------------------------------------
 
@@ -144,12 +164,18 @@ class InlineApp:
 
     async def next_output(self) -> Output:
         """The next message from the user side (submitted text, dialog answer, interrupt, quit)."""
-        return await self._outputs.get()
+        if self._input_ended and self._outputs.empty():
+            self.exit(0)  # line input ended and its Quit was taken: asking for more means we are done
+        self._waiting += 1
+        try:
+            return await self._outputs.get()
+        finally:
+            self._waiting -= 1
 
     async def outputs(self) -> AsyncIterator[Output]:
         """Every output, as it comes; ends after a ``Quit``."""
         while True:
-            output = await self._outputs.get()
+            output = await self.next_output()
             yield output
             if isinstance(output, Quit):
                 return
@@ -187,6 +213,7 @@ class InlineApp:
         """Tick until ``main`` ends or exit is requested; then give ``main`` its grace period."""
         task: asyncio.Task[Any] = asyncio.ensure_future(main(self))
         task.add_done_callback(lambda _: self._wake())
+        lines = self._start_line_input()
         try:
             while not task.done() and self.exit_code is None:
                 delay = self._next_delay()
@@ -197,6 +224,10 @@ class InlineApp:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake_event.wait(), delay)
         finally:
+            if lines is not None:
+                lines.cancel()
+            if self._hint_timer is not None:
+                self._hint_timer.cancel()
             if not task.done():
                 task.cancel()
                 await asyncio.wait({task}, timeout=self.options.exit_grace)
@@ -229,8 +260,10 @@ class InlineApp:
 
     def _tick(self, inputs: list[Input]) -> None:
         now = max(0.0, self._now() - self._t0)
-        if any(isinstance(item, Key) and normalize_key(item.key) != "c-c" for item in inputs):
-            self._ctrl_c = 0
+        if self._ctrl_c_at is not None and any(
+            isinstance(item, Key) and normalize_key(item.key) != "c-c" for item in inputs
+        ):
+            self._end_ctrl_c_hint()  # any other key: the next Ctrl-C is a first one again
         feed: list[Input] = [Clock(now) if math.isfinite(now) else Clock(0.0), *inputs]
         if self.renderer is not None:
             outputs = self.renderer.feed(feed)
@@ -243,12 +276,74 @@ class InlineApp:
 
     def _handle_output(self, output: Output) -> None:
         if isinstance(output, Interrupt) and output.key == "c-c":
-            self._ctrl_c += 1
-            if self._ctrl_c >= 2:
-                self.exit(0)  # a second Ctrl-C in a row leaves
+            now = self._now()
+            if self._ctrl_c_at is not None and now - self._ctrl_c_at <= self.options.ctrl_c_window:
+                self.exit(0)  # a second Ctrl-C soon after the first leaves
+            else:
+                self._start_ctrl_c_hint(now)
         elif isinstance(output, Quit):
             self.exit(0)
         self._outputs.put_nowait(output)
+
+    def _start_ctrl_c_hint(self, now: float) -> None:
+        """The first Ctrl-C (it cancels what runs): say in the status line how to exit, for the window."""
+        state = self.state
+        if self._ctrl_c_at is None:
+            self._status_before = state.status if state is not None else ""
+        self._ctrl_c_at = now
+        self.scheduler.add([Status(CTRL_C_HINT)], urgent=True)
+        if self._hint_timer is not None:
+            self._hint_timer.cancel()
+        with contextlib.suppress(RuntimeError):  # no running loop: nothing to time out
+            loop = asyncio.get_running_loop()
+            self._hint_timer = loop.call_later(self.options.ctrl_c_window, self._end_ctrl_c_hint)
+        self._wake()
+
+    def _end_ctrl_c_hint(self) -> None:
+        """The window is over (or another key came): the status line gets back what the app had put there."""
+        self._ctrl_c_at = None
+        if self._hint_timer is not None:
+            self._hint_timer.cancel()
+            self._hint_timer = None
+        state = self.state
+        if state is not None and state.status == CTRL_C_HINT:
+            self.scheduler.add([Status(self._status_before)], urgent=True)
+            self._wake()
+
+    # --- line input (no terminal for keys) -----------------------------------------------------
+
+    def _start_line_input(self) -> asyncio.Task[None] | None:
+        wanted = self.options.line_input
+        if wanted is None:
+            wanted = self._input is None  # plain/JSON Lines modes, or inline without any terminal for keys
+        if not wanted:
+            return None
+        return asyncio.ensure_future(self._feed_lines(LineReader(self.stdin)))
+
+    async def _feed_lines(self, reader: LineReader) -> None:
+        """Type each line once the app waits for input and the previous line's effects are drawn."""
+        while True:
+            line = await reader.get()
+            await self._until_ready_for_input()
+            if line is not None:
+                self.press(*line_inputs(line, self.state, jsonl=self.mode is OutputMode.JSONL))
+                continue
+            state = self.state
+            if state is not None and state.dialog is not None:
+                self.press(Key("escape"))  # the end of input dismisses an open dialog first
+                await self._until_ready_for_input()
+            self._input_ended = True
+            self._outputs.put_nowait(Quit())  # as Ctrl-D on an empty composer, but the app ends by itself
+            return
+
+    async def _until_ready_for_input(self) -> None:
+        """Until the app waits for the user with nothing unread or undrawn (and no dialog still pending)."""
+        while True:
+            state = self.state
+            pending = state is not None and state.dialog is not None and not state.screen.dialog_drawn
+            if self._waiting and self._outputs.empty() and not self.scheduler.pending and not pending:
+                return
+            await asyncio.sleep(0.005)
 
     def _take_pending(self) -> list[Input]:
         return self.scheduler.take(self._now())
@@ -308,6 +403,7 @@ class InlineApp:
         try:
             self.renderer.record_to(path)
         except OSError as error:
+            log.warning("cannot record to %s: %s", path, error)
             self.scheduler.add([LogAppend("error", f"Cannot record to {path}: {error.strerror or error}")])
 
     def _restore_inline(self) -> None:
@@ -323,7 +419,7 @@ class InlineApp:
                 if pending:
                     renderer.feed(pending)
             except Exception:  # the transcript is still written below; an error here must not stop that
-                pass
+                log.exception("the last tick before exit failed")
             with contextlib.suppress(Exception):
                 renderer.backend.write(closing_plan(renderer.state))
             recorder = getattr(renderer, "recorder", None)
@@ -410,21 +506,39 @@ class InlineApp:
         wanted: dict[signal.Signals, Callable[[], None]] = {}
         for number, code in _EXIT_SIGNALS.items():
             wanted[number] = lambda code=code: self.exit(code)  # type: ignore[misc]
-        if resize:
-            wanted[signal.SIGWINCH] = self._on_resize_signal
+        if resize and _SIGWINCH is not None:
+            wanted[_SIGWINCH] = self._on_resize_signal
         for number, handler in wanted.items():
+            saved = _saved_handler(loop, number)
             try:
                 loop.add_signal_handler(number, handler)
             except (ValueError, RuntimeError, NotImplementedError):
                 continue  # not the main thread, or no signals here: the app still runs
-            self._signals.append(number)
+            self._signals.append((number, saved))
 
     def _remove_signals(self) -> None:
+        """Give each signal back to whoever had it before: the host loop's handler or the process's."""
         loop = asyncio.get_running_loop()
-        for number in self._signals:
+        for number, saved in self._signals:
             with contextlib.suppress(Exception):
                 loop.remove_signal_handler(number)
+                if isinstance(saved, asyncio.Handle):
+                    loop.add_signal_handler(number, getattr(saved, "_callback"), *getattr(saved, "_args"))  # noqa: B009
+                elif saved is not None:
+                    signal.signal(number, saved)
         self._signals.clear()
+
+
+def _saved_handler(loop: asyncio.AbstractEventLoop, number: signal.Signals) -> Any:
+    """What handles ``number`` now: the loop's own handler (a ``Handle``) or the process-level one."""
+    # asyncio has no public getter for a loop's signal handlers; the Unix loops keep them in this dict.
+    handle = getattr(loop, "_signal_handlers", {}).get(number)
+    if handle is not None:
+        return handle
+    try:
+        return signal.getsignal(number)
+    except (ValueError, OSError):
+        return None
 
 
 def _binary(stream: TextIO) -> Any:
