@@ -25,7 +25,10 @@ __all__ = ["FORBIDDEN", "CheckedRenderer", "RenderMachine", "forbidden_sequences
 def __getattr__(name: str) -> Any:
     # hypothesis is imported only by the modules that need it.
     if name == "strategies":
-        return importlib.import_module(".strategies", __name__)
-    if name == "RenderMachine":
-        return importlib.import_module(".machine", __name__).RenderMachine
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value: Any = importlib.import_module(".strategies", __name__)
+    elif name == "RenderMachine":
+        value = importlib.import_module(".machine", __name__).RenderMachine
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value  # kept, so that tools reading the module's namespace (pdoc) find it
+    return value
