@@ -82,6 +82,8 @@ def _key(state: AppState, item: Key, out: Outputs) -> AppState:
         if not composer.text.strip():
             return state
         out.append(Submit(composer.text))
+        if not state.config.log_submit:
+            return evolve(state, composer=composer.set(""))  # the app logs what it accepts (on_submit)
         return evolve(state, composer=composer.set(""), log=state.log.append("user", composer.text))
     if key == "escape":
         out.append(Interrupt("escape"))

@@ -45,6 +45,7 @@ from ..inputs import Clock, Input, Key, LogAppend, Resize, Status
 from ..outputs import Interrupt, Output, Quit
 from ..state import Config
 from ..tick import Renderer
+from .api import AppApi
 from .closing import ENTER_MODES, LEAVE_MODES, closing_plan
 from .cursor import CursorQueries
 from .keys import CursorReport, map_key_presses
@@ -99,8 +100,14 @@ class AppOptions:
     terminal to read keys from (stdin not a TTY in plain/JSON Lines mode, TERM=dumb, or no /dev/tty)."""
 
 
-class InlineApp:
-    """Runs a ``main`` coroutine against a live inline viewport (or a plain/JSON Lines transcript)."""
+class InlineApp(AppApi):
+    """Runs a ``main`` coroutine against a live inline viewport (or a plain/JSON Lines transcript).
+
+    The application's side reads like the app: ``await app.confirm(...)``, ``await app.prompt(...)``,
+    ``await app.pick(...)``, ``async with app.stream("assistant") as s``, ``app.status(...)``,
+    ``app.working(...)``, ``app.on_submit`` (see ``inline_render.shell.api``); ``send`` and ``outputs()``
+    give the raw inputs and outputs underneath.
+    """
 
     def __init__(
         self,
@@ -124,6 +131,7 @@ class InlineApp:
         self.plain: PlainWriter | None = None
         self.answers = AnswerTracker()
         self.exit_code: int | None = None
+        self._api_init()
         self._outputs: asyncio.Queue[Output] = asyncio.Queue()
         self._wake_event = asyncio.Event()
         self._t0 = clock()
@@ -146,6 +154,7 @@ class InlineApp:
 
     def send(self, *inputs: Input) -> None:
         """Queue inputs for the next tick (coalesced: at most ``max_rate`` ticks per second)."""
+        self._api_inputs(inputs)
         self.scheduler.add(inputs)
         self.answers.feed(inputs)
         self._wake()
@@ -202,6 +211,13 @@ class InlineApp:
         return code
 
     # --- the loop ----------------------------------------------------------------------------
+
+    def _config(self) -> Config:
+        """The core's config: with an ``on_submit`` hook the app, not Enter, logs the submitted line."""
+        self._submit_hooked = self.on_submit is not None
+        if self.on_submit is None:
+            return self.options.config
+        return replace(self.options.config, log_submit=False)
 
     def _wake(self) -> None:
         self._wake_event.set()
@@ -283,7 +299,12 @@ class InlineApp:
                 self._start_ctrl_c_hint(now)
         elif isinstance(output, Quit):
             self.exit(0)
-        self._outputs.put_nowait(output)
+        taken, inputs = self._api_output(output)
+        if inputs:
+            self.scheduler.add(inputs, urgent=True)
+            self._wake()
+        if taken is not None:
+            self._outputs.put_nowait(taken)
 
     def _start_ctrl_c_hint(self, now: float) -> None:
         """The first Ctrl-C (it cancels what runs): say in the status line how to exit, for the window."""
@@ -351,7 +372,7 @@ class InlineApp:
     # --- plain and JSON Lines -----------------------------------------------------------------
 
     async def _run_plain(self, main: Main, ui: TextIO, *, jsonl: bool) -> int:
-        self.plain = PlainWriter(ui, config=self.options.config, jsonl=jsonl, ascii=self.options.ascii)
+        self.plain = PlainWriter(ui, config=self._config(), jsonl=jsonl, ascii=self.options.ascii)
         self._install_signals(resize=False)
         try:
             return await self._drive(main)
@@ -381,7 +402,7 @@ class InlineApp:
                 report = await self._cursor.query() if self._input is not None else None
                 columns, rows = terminal_size(ui.fileno())
                 backend = Vt100Backend(StreamSink(_binary(ui)), color_depth_for(self.env))
-                config = replace(self.options.config, resize_reflow=self.options.reflow)
+                config = replace(self._config(), resize_reflow=self.options.reflow)
                 self.renderer = Renderer(
                     backend, columns, rows, config=config, cursor_row=report.row if report else None
                 )
