@@ -132,6 +132,8 @@ class InlineApp(AppApi):
         self.answers = AnswerTracker()
         self.exit_code: int | None = None
         self._api_init()
+        self._feed: Callable[[list[Input]], list[Output]] | None = None
+        self._headless = False
         self._outputs: asyncio.Queue[Output] = asyncio.Queue()
         self._wake_event = asyncio.Event()
         self._t0 = clock()
@@ -210,6 +212,21 @@ class InlineApp(AppApi):
             self.stdout.flush()
         return code
 
+    async def run_headless(
+        self, main: Main, renderer: Renderer, feed: Callable[[list[Input]], list[Output]] | None = None
+    ) -> int:
+        """Run ``main`` against an in-memory renderer: no terminal, no signals, no stdin (for tests: see
+        ``inline_render.testing.pilot``).  ``feed`` replaces ``renderer.feed`` (a checked renderer's)."""
+        self.mode = OutputMode.INLINE
+        self._headless = True
+        self._submit_hooked = self.on_submit is not None
+        if self._submit_hooked:
+            renderer.state = replace(renderer.state, config=replace(renderer.state.config, log_submit=False))
+        self.renderer = renderer
+        self._feed = feed
+        self.scheduler.request(urgent=True)  # draw the empty viewport at once
+        return await self._drive(main)
+
     # --- the loop ----------------------------------------------------------------------------
 
     def _config(self) -> Config:
@@ -260,7 +277,7 @@ class InlineApp(AppApi):
         """0 when a tick should run now, else how long to wait (None: until woken)."""
         if self._resize_task is not None:
             return None  # hold every tick until the viewport is re-anchored
-        if self.renderer is not None and self._input_size_changed():
+        if self.renderer is not None and self._ui is not None and self._input_size_changed():
             return None
         now = self._now()
         delay = self.scheduler.delay(now)
@@ -281,7 +298,9 @@ class InlineApp(AppApi):
         ):
             self._end_ctrl_c_hint()  # any other key: the next Ctrl-C is a first one again
         feed: list[Input] = [Clock(now) if math.isfinite(now) else Clock(0.0), *inputs]
-        if self.renderer is not None:
+        if self._feed is not None:
+            outputs = self._feed(feed)
+        elif self.renderer is not None:
             outputs = self.renderer.feed(feed)
         elif self.plain is not None:
             outputs = self.plain.feed(feed)
@@ -336,7 +355,8 @@ class InlineApp(AppApi):
     def _start_line_input(self) -> asyncio.Task[None] | None:
         wanted = self.options.line_input
         if wanted is None:
-            wanted = self._input is None  # plain/JSON Lines modes, or inline without any terminal for keys
+            # plain/JSON Lines modes, or inline without any terminal for keys (headless runs have no stdin)
+            wanted = self._input is None and not self._headless
         if not wanted:
             return None
         return asyncio.ensure_future(self._feed_lines(LineReader(self.stdin)))
