@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # the names, for type checkers and readers; at run time each 
     from .errors import BackendError, InlineRenderError, InvalidInput, InvariantViolation, ProtocolError, ScenarioError
     from .inputs import (
         Clock,
+        Completions,
         ConfirmCancel,
         ConfirmRequest,
         EditorSet,
@@ -44,7 +45,17 @@ if TYPE_CHECKING:  # the names, for type checkers and readers; at run time each 
         input_to_json,
     )
     from .layout import Frame, Layout, compute_layout, draw_frame
-    from .outputs import ConfirmAnswer, Interrupt, Output, PickAnswer, PromptAnswer, Quit, Submit, output_to_json
+    from .outputs import (
+        CompleteRequest,
+        ConfirmAnswer,
+        Interrupt,
+        Output,
+        PickAnswer,
+        PromptAnswer,
+        Quit,
+        Submit,
+        output_to_json,
+    )
     from .reduce import reduce_inputs
     from .shell import AppOptions, InlineApp, OutputMode, run
     from .state import Config, ConfirmPhase, CursorPhase, RenderState, SyncPhase, check_invariants
@@ -58,6 +69,8 @@ _EXPORTS: dict[str, str] = {
     "AppState": ".app",
     "BackendError": ".errors",
     "Clock": ".inputs",
+    "CompleteRequest": ".outputs",
+    "Completions": ".inputs",
     "Config": ".state",
     "ConfirmAnswer": ".outputs",
     "ConfirmCancel": ".inputs",
@@ -134,6 +147,8 @@ __all__ = [
     "AppState",
     "BackendError",
     "Clock",
+    "CompleteRequest",
+    "Completions",
     "Config",
     "ConfirmAnswer",
     "ConfirmCancel",

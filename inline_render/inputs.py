@@ -19,6 +19,7 @@ from .errors import InvalidInput
 __all__ = [
     "INPUT_TYPES",
     "Clock",
+    "Completions",
     "ConfirmCancel",
     "ConfirmRequest",
     "EditorSet",
@@ -253,6 +254,19 @@ class EditorSet:
 
 
 @dataclass(frozen=True, slots=True)
+class Completions:
+    """Completions for the composer (the answer to a ``complete.request`` output): each item replaces the
+    ``replace`` characters before the cursor.  Ignored unless the composer still holds ``text``/``cursor``."""
+
+    TYPE: ClassVar[str] = "completions"
+    text: str
+    cursor: int
+    items: tuple[str, ...]
+    meta: tuple[str, ...] = ()
+    replace: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Clock:
     """The current time in seconds: the only source of time (spinners)."""
 
@@ -288,6 +302,7 @@ Input = Union[
     Notify,
     Working,
     EditorSet,
+    Completions,
     Clock,
     Fault,
 ]
@@ -304,6 +319,8 @@ _CHECKS: dict[tuple[str, str], tuple[Any, str]] = {
     ("notify", "notify_type"): (lambda v: v in NOTIFY_TYPES, f"one of {', '.join(NOTIFY_TYPES)}"),
     ("clock", "now"): (lambda v: math.isfinite(v) and v >= 0, "a finite number >= 0"),
     ("fault", "after_bytes"): (lambda v: v >= 0, ">= 0"),
+    ("completions", "cursor"): (lambda v: v >= 0, ">= 0"),
+    ("completions", "replace"): (lambda v: v >= 0, ">= 0"),
 }
 
 
@@ -327,6 +344,10 @@ def _check_type(where: str, name: str, value: Any, annotation: str) -> Any:
     elif base == "float":
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return float(value)
+    elif base == "tuple[str, ...]":
+        if isinstance(value, list) and all(isinstance(item, str) for item in value):
+            return tuple(value)
+        raise InvalidInput(f"{where}: field '{name}' must be a list of strings")
     elif base == "tuple[PickOption, ...]":
         if isinstance(value, list):
             return tuple(_pick_option(f"{where}: field '{name}'[{i}]", item) for i, item in enumerate(value))
@@ -388,7 +409,7 @@ def input_to_json(value: Input) -> dict[str, Any]:
         if field.default is not dataclasses.MISSING and item == field.default:
             continue
         if isinstance(item, tuple):
-            item = [_option_json(o) for o in item]
+            item = [o if isinstance(o, str) else _option_json(o) for o in item]
         out[field.name] = item
     return out
 

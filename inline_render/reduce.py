@@ -21,9 +21,11 @@ from typing import Any
 from .app import AppState
 from .composer import normalize_key
 from .dialogs import PickDialog, PromptDialog, open_dialog
+from .editor import apply_completions, composer_key, composer_paste, composer_set
 from .evolve import evolve
 from .inputs import (
     Clock,
+    Completions,
     ConfirmCancel,
     ConfirmRequest,
     EditorSet,
@@ -47,7 +49,7 @@ from .inputs import (
     Working,
 )
 from .log import LogState, log_rows
-from .outputs import Interrupt, Output, Quit, Submit
+from .outputs import Interrupt, Output
 from .preflight import is_diff_line, match_preview_header, match_ready, preview_header, ready_line
 from .state import ConfirmPhase, RenderState
 from .style import Row
@@ -77,28 +79,18 @@ def _key(state: AppState, item: Key, out: Outputs) -> AppState:
         if dialog is None:
             return _next_dialog(replace(state, dialog=None))
         return replace(state, dialog=dialog)
-    composer = state.composer
-    if key == "enter":
-        if not composer.text.strip():
-            return state
-        out.append(Submit(composer.text))
-        if not state.config.log_submit:
-            return evolve(state, composer=composer.set(""))  # the app logs what it accepts (on_submit)
-        return evolve(state, composer=composer.set(""), log=state.log.append("user", composer.text))
-    if key == "escape":
-        out.append(Interrupt("escape"))
-        return state
-    if key == "c-d" and not composer.text:
-        out.append(Quit())
-        return state
-    edited = composer.edit(key)
-    return state if edited is None else evolve(state, composer=edited)
+    composer, output, submitted = composer_key(state.composer, key)
+    if output is not None:
+        out.append(output)
+    if submitted is not None and state.config.log_submit:  # else the app logs what it accepts (on_submit)
+        return evolve(state, composer=composer, log=state.log.append("user", submitted))
+    return state if composer is state.composer else evolve(state, composer=composer)
 
 
 def _paste(state: AppState, item: Paste, out: Outputs) -> AppState:
     dialog = state.dialog
     if dialog is None:
-        return replace(state, composer=state.composer.insert(item.text.replace("\r\n", "\n")))
+        return replace(state, composer=composer_paste(state.composer, item.text))
     if state.render.confirm_phase is ConfirmPhase.PENDING:
         return state
     if isinstance(dialog, (PromptDialog, PickDialog)):
@@ -211,7 +203,11 @@ def _working(state: AppState, item: Working, out: Outputs) -> AppState:
 
 
 def _editor(state: AppState, item: EditorSet, out: Outputs) -> AppState:
-    return replace(state, composer=state.composer.set(item.text))
+    return replace(state, composer=composer_set(state.composer, item.text))
+
+
+def _completions(state: AppState, item: Completions, out: Outputs) -> AppState:
+    return replace(state, composer=apply_completions(state.composer, item))
 
 
 def _clock(state: AppState, item: Clock, out: Outputs) -> AppState:
@@ -326,6 +322,7 @@ _HANDLERS: dict[type[Any], Callable[[AppState, Any, Outputs], AppState]] = {
     Notify: _notify,
     Working: _working,
     EditorSet: _editor,
+    Completions: _completions,
     Clock: _clock,
     Fault: _fault,
     Resize: _resize,

@@ -35,14 +35,18 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
 
+from prompt_toolkit.completion import Completer
+from prompt_toolkit.history import History
 from prompt_toolkit.input import Input as PtkInput
 from prompt_toolkit.input import create_input
 
 from ..app import AppState
 from ..backend import StreamSink, Vt100Backend
+from ..completion import complete
 from ..composer import normalize_key
+from ..editor import with_history
 from ..inputs import Clock, Input, Key, LogAppend, Resize, Status
-from ..outputs import Interrupt, Output, Quit
+from ..outputs import CompleteRequest, Interrupt, Output, Quit, Submit
 from ..state import Config
 from ..tick import Renderer
 from .api import AppApi
@@ -95,6 +99,9 @@ class AppOptions:
     """The terminal re-wraps rows on resize (tmux, xterm.js, kitty, VTE, iTerm2); False for xterm."""
     ctrl_c_window: float = 2.0
     """Seconds after a Ctrl-C in which a second Ctrl-C exits (the status line says so meanwhile)."""
+    history_file: str | None = None
+    """The composer's history (Up/Down, Ctrl-R) is loaded from and saved to this file (prompt_toolkit's
+    FileHistory format)."""
     line_input: bool | None = None
     """Read input as lines from stdin (submitted in turn; end of input quits). None: when there is no
     terminal to read keys from (stdin not a TTY in plain/JSON Lines mode, TERM=dumb, or no /dev/tty)."""
@@ -133,6 +140,10 @@ class InlineApp(AppApi):
         self.exit_code: int | None = None
         self._api_init()
         self._feed: Callable[[list[Input]], list[Output]] | None = None
+        self.completer: Completer | None = None
+        """Asked on Tab in the composer (any prompt_toolkit ``Completer``; see ``inline_render.completion``)."""
+        self._bindings: dict[str, Callable[[InlineApp], object]] = {}
+        self._history: History | None = None
         self._headless = False
         self._outputs: asyncio.Queue[Output] = asyncio.Queue()
         self._wake_event = asyncio.Event()
@@ -164,8 +175,27 @@ class InlineApp(AppApi):
     def press(self, *keys: str | Input) -> None:
         """Queue inputs as if the user typed them (ticked at once); strings are key names."""
         items = [Key(key) if isinstance(key, str) else key for key in keys]
+        if self._bindings:
+            items = self._run_bindings(items)
         self.scheduler.add(items, urgent=True)
         self._wake()
+
+    def _run_bindings(self, items: list[Input]) -> list[Input]:
+        """Keys the app bound are taken out of the stream and run its handler (not while a dialog is open)."""
+        state = self.state
+        if state is not None and state.dialog is not None:
+            return items
+        kept: list[Input] = []
+        for item in items:
+            handler = self._bindings.get(normalize_key(item.key)) if isinstance(item, Key) else None
+            if handler is None:
+                kept.append(item)
+                continue
+            try:
+                handler(self)
+            except Exception:
+                log.exception("the handler bound to %s failed", item.key)  # type: ignore[union-attr]
+        return kept
 
     def exit(self, code: int = 0) -> None:
         """Ask the app to stop: the main coroutine is cancelled and the terminal restored."""
@@ -247,6 +277,7 @@ class InlineApp(AppApi):
         task: asyncio.Task[Any] = asyncio.ensure_future(main(self))
         task.add_done_callback(lambda _: self._wake())
         lines = self._start_line_input()
+        self._load_history()
         try:
             while not task.done() and self.exit_code is None:
                 delay = self._next_delay()
@@ -318,12 +349,54 @@ class InlineApp(AppApi):
                 self._start_ctrl_c_hint(now)
         elif isinstance(output, Quit):
             self.exit(0)
+        if isinstance(output, CompleteRequest):
+            self._complete(output)
+            return
+        if isinstance(output, Submit) and self._history is not None:
+            try:
+                self._history.store_string(output.text)
+            except OSError as error:
+                log.warning("cannot save the history: %s", error)
         taken, inputs = self._api_output(output)
         if inputs:
             self.scheduler.add(inputs, urgent=True)
             self._wake()
         if taken is not None:
             self._outputs.put_nowait(taken)
+
+    def _complete(self, request: CompleteRequest) -> None:
+        """Tab: ask the app's completer (here in the shell: completers may read the disk) and feed the answer."""
+        if self.completer is None:
+            return
+        try:
+            answer = complete(self.completer, request)
+        except Exception:  # an app's completer must not take the UI down
+            log.exception("the completer failed")
+            return
+        self.scheduler.add([answer], urgent=True)
+        self._wake()
+
+    def _load_history(self) -> None:
+        """Give the composer the history file's lines (oldest first) before the first key."""
+        path = self.options.history_file
+        if path is None:
+            return
+        from prompt_toolkit.history import FileHistory
+
+        self._history = FileHistory(path)
+        try:
+            lines = tuple(reversed(list(self._history.load_history_strings())))
+        except OSError as error:
+            log.warning("cannot read the history file %s: %s", path, error)
+            return
+        front = self.renderer if self.renderer is not None else self.plain
+        if front is not None:
+            front.state = replace(front.state, composer=with_history(front.state.composer, lines))
+
+    def bind(self, key: str, handler: Callable[[InlineApp], object]) -> None:
+        """Call ``handler(app)`` for ``key`` (a prompt_toolkit key name: ``c-o``, ``f2``, ``m-x``...) typed in
+        the composer, instead of the key's own action; dialogs still get their keys."""
+        self._bindings[normalize_key(key)] = handler
 
     def _start_ctrl_c_hint(self, now: float) -> None:
         """The first Ctrl-C (it cancels what runs): say in the status line how to exit, for the window."""
