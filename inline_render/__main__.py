@@ -15,6 +15,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("inline_render.cli_replay", "replay scenario files (*.jsonl) and check their expectations"),
     "demo": ("inline_render.demo", "the scripted agent session in your terminal (--script: unattended)"),
     "example": ("inline_render.example", "render the README example into the in-memory terminal"),
+    "chat": ("inline_render.chat", "a small chat app on the public API: history, completion, confirm, streaming"),
 }
 
 
