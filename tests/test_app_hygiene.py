@@ -86,11 +86,41 @@ def test_ctrl_c_hint_gives_the_status_back_after_the_window() -> None:
 
 def test_readme_inline_app_example_with_piped_input() -> None:
     """The README's InlineApp example, exactly as printed, answers piped lines and exits 0 at end of input."""
-    example = next(b for b in re.findall(r"^```python\n(.*?)^```", README, flags=re.S | re.M) if "InlineApp" in b)
+    example = next(b for b in _python_blocks() if "app.send(LogAppend(" in b and "InlineApp" in b)
     done = _python(example, stdin="hello there\nsecond line\n", timeout=30)
     assert done.returncode == 0, done.stderr
     assert "You said: hello there" in done.stdout
     assert done.stdout.index("You said: hello there") < done.stdout.index("You said: second line")
+
+
+def _python_blocks() -> list[str]:
+    return re.findall(r"^```python\n(.*?)^```", README, flags=re.S | re.M)
+
+
+def test_readme_20_line_app_with_piped_input() -> None:
+    """The README's 20-line app, exactly as printed: a piped question streams, a piped 'y' confirms /delete."""
+    example = next(b for b in _python_blocks() if "SlashCommands" in b)
+    assert len(example.strip().splitlines()) <= 26  # "a whole app in 20 lines" (plus imports and blank lines)
+    done = _python(example, stdin="hi there\n/delete\ny\n", timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert "You said: hi there" in done.stdout and "deleted (not really)" in done.stdout
+
+
+def test_readme_pilot_example_runs() -> None:
+    """The README's pilot example, exactly as printed, runs its test and passes."""
+    example = next(b for b in _python_blocks() if "run_app" in b)
+    done = _python(example, timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
+def test_readme_api_reference_command_builds(tmp_path: Path) -> None:
+    """The README's pdoc command builds the API reference (to a temp dir here)."""
+    pytest.importorskip("pdoc")
+    command = next(b for b in re.findall(r"^```sh\n(.*?)^```", README, flags=re.S | re.M) if "pdoc" in b)
+    pdoc = command.split("&&")[1].strip().replace("-o apidocs", f"-o {tmp_path}")
+    done = subprocess.run(pdoc, shell=True, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "inline_render" / "shell.html").exists()
 
 
 def test_piped_lines_answer_a_confirm_dialog_in_order() -> None:
