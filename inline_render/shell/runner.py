@@ -35,17 +35,13 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
 
-from prompt_toolkit.completion import Completer
-from prompt_toolkit.history import History
 from prompt_toolkit.input import Input as PtkInput
 from prompt_toolkit.input import create_input
 
 from ..app import AppState
 from ..backend import StreamSink, Vt100Backend
-from ..completion import complete
 from ..composer import normalize_key
-from ..editor import with_history
-from ..inputs import Clock, Input, Key, LogAppend, Resize, Status
+from ..inputs import Clock, Input, Key, LogAppend, Resize
 from ..outputs import CompleteRequest, Interrupt, Output, Quit, Submit
 from ..state import Config
 from ..tick import Renderer
@@ -53,9 +49,9 @@ from .api import AppApi
 from .closing import ENTER_MODES, LEAVE_MODES, closing_plan
 from .cursor import CursorQueries
 from .keys import CursorReport, map_key_presses
-from .lines import LineReader, line_inputs
 from .plain import AnswerTracker, PlainWriter
 from .schedule import DEFAULT_MAX_RATE, TickScheduler
+from .session import CTRL_C_HINT, SessionFeatures
 from .terminal_io import OutputMode, color_depth_for, resolve_mode, stream_is_tty, terminal_size
 
 __all__ = ["CTRL_C_HINT", "AppOptions", "InlineApp", "Main", "run"]
@@ -68,7 +64,6 @@ _EXIT_SIGNALS = {
     for name, code in (("SIGTERM", 143), ("SIGINT", 130), ("SIGHUP", 129))
     if (number := getattr(signal, name, None)) is not None
 }
-CTRL_C_HINT = "Press Ctrl-C again to exit"
 _SIGWINCH: signal.Signals | None = getattr(signal, "SIGWINCH", None)
 log = logging.getLogger(__name__)  # the library's own diagnostics; the application adds the handlers
 
@@ -107,7 +102,7 @@ class AppOptions:
     terminal to read keys from (stdin not a TTY in plain/JSON Lines mode, TERM=dumb, or no /dev/tty)."""
 
 
-class InlineApp(AppApi):
+class InlineApp(AppApi, SessionFeatures):
     """Runs a ``main`` coroutine against a live inline viewport (or a plain/JSON Lines transcript).
 
     The application's side reads like the app: ``await app.confirm(...)``, ``await app.prompt(...)``,
@@ -139,20 +134,12 @@ class InlineApp(AppApi):
         self.answers = AnswerTracker()
         self.exit_code: int | None = None
         self._api_init()
+        self._session_init()
         self._feed: Callable[[list[Input]], list[Output]] | None = None
-        self.completer: Completer | None = None
-        """Asked on Tab in the composer (any prompt_toolkit ``Completer``; see ``inline_render.completion``)."""
-        self._bindings: dict[str, Callable[[InlineApp], object]] = {}
-        self._history: History | None = None
-        self._headless = False
         self._outputs: asyncio.Queue[Output] = asyncio.Queue()
         self._wake_event = asyncio.Event()
         self._t0 = clock()
-        self._ctrl_c_at: float | None = None  # when the Ctrl-C that opened the exit window came
-        self._status_before = ""
-        self._hint_timer: asyncio.TimerHandle | None = None
         self._waiting = 0  # coroutines waiting for the user (an output or a dialog answer)
-        self._input_ended = False
         # Inline mode only.
         self._input: PtkInput | None = None
         self._ui: TextIO | None = None
@@ -179,23 +166,6 @@ class InlineApp(AppApi):
             items = self._run_bindings(items)
         self.scheduler.add(items, urgent=True)
         self._wake()
-
-    def _run_bindings(self, items: list[Input]) -> list[Input]:
-        """Keys the app bound are taken out of the stream and run its handler (not while a dialog is open)."""
-        state = self.state
-        if state is not None and state.dialog is not None:
-            return items
-        kept: list[Input] = []
-        for item in items:
-            handler = self._bindings.get(normalize_key(item.key)) if isinstance(item, Key) else None
-            if handler is None:
-                kept.append(item)
-                continue
-            try:
-                handler(self)
-            except Exception:
-                log.exception("the handler bound to %s failed", item.key)  # type: ignore[union-attr]
-        return kept
 
     def exit(self, code: int = 0) -> None:
         """Ask the app to stop: the main coroutine is cancelled and the terminal restored."""
@@ -342,122 +312,20 @@ class InlineApp(AppApi):
 
     def _handle_output(self, output: Output) -> None:
         if isinstance(output, Interrupt) and output.key == "c-c":
-            now = self._now()
-            if self._ctrl_c_at is not None and now - self._ctrl_c_at <= self.options.ctrl_c_window:
-                self.exit(0)  # a second Ctrl-C soon after the first leaves
-            else:
-                self._start_ctrl_c_hint(now)
+            self._on_ctrl_c()
         elif isinstance(output, Quit):
             self.exit(0)
-        if isinstance(output, CompleteRequest):
+        elif isinstance(output, CompleteRequest):
             self._complete(output)
             return
-        if isinstance(output, Submit) and self._history is not None:
-            try:
-                self._history.store_string(output.text)
-            except OSError as error:
-                log.warning("cannot save the history: %s", error)
+        elif isinstance(output, Submit):
+            self._store_history(output.text)
         taken, inputs = self._api_output(output)
         if inputs:
             self.scheduler.add(inputs, urgent=True)
             self._wake()
         if taken is not None:
             self._outputs.put_nowait(taken)
-
-    def _complete(self, request: CompleteRequest) -> None:
-        """Tab: ask the app's completer (here in the shell: completers may read the disk) and feed the answer."""
-        if self.completer is None:
-            return
-        try:
-            answer = complete(self.completer, request)
-        except Exception:  # an app's completer must not take the UI down
-            log.exception("the completer failed")
-            return
-        self.scheduler.add([answer], urgent=True)
-        self._wake()
-
-    def _load_history(self) -> None:
-        """Give the composer the history file's lines (oldest first) before the first key."""
-        path = self.options.history_file
-        if path is None:
-            return
-        from prompt_toolkit.history import FileHistory
-
-        self._history = FileHistory(path)
-        try:
-            lines = tuple(reversed(list(self._history.load_history_strings())))
-        except OSError as error:
-            log.warning("cannot read the history file %s: %s", path, error)
-            return
-        front = self.renderer if self.renderer is not None else self.plain
-        if front is not None:
-            front.state = replace(front.state, composer=with_history(front.state.composer, lines))
-
-    def bind(self, key: str, handler: Callable[[InlineApp], object]) -> None:
-        """Call ``handler(app)`` for ``key`` (a prompt_toolkit key name: ``c-o``, ``f2``, ``m-x``...) typed in
-        the composer, instead of the key's own action; dialogs still get their keys."""
-        self._bindings[normalize_key(key)] = handler
-
-    def _start_ctrl_c_hint(self, now: float) -> None:
-        """The first Ctrl-C (it cancels what runs): say in the status line how to exit, for the window."""
-        state = self.state
-        if self._ctrl_c_at is None:
-            self._status_before = state.status if state is not None else ""
-        self._ctrl_c_at = now
-        self.scheduler.add([Status(CTRL_C_HINT)], urgent=True)
-        if self._hint_timer is not None:
-            self._hint_timer.cancel()
-        with contextlib.suppress(RuntimeError):  # no running loop: nothing to time out
-            loop = asyncio.get_running_loop()
-            self._hint_timer = loop.call_later(self.options.ctrl_c_window, self._end_ctrl_c_hint)
-        self._wake()
-
-    def _end_ctrl_c_hint(self) -> None:
-        """The window is over (or another key came): the status line gets back what the app had put there."""
-        self._ctrl_c_at = None
-        if self._hint_timer is not None:
-            self._hint_timer.cancel()
-            self._hint_timer = None
-        state = self.state
-        if state is not None and state.status == CTRL_C_HINT:
-            self.scheduler.add([Status(self._status_before)], urgent=True)
-            self._wake()
-
-    # --- line input (no terminal for keys) -----------------------------------------------------
-
-    def _start_line_input(self) -> asyncio.Task[None] | None:
-        wanted = self.options.line_input
-        if wanted is None:
-            # plain/JSON Lines modes, or inline without any terminal for keys (headless runs have no stdin)
-            wanted = self._input is None and not self._headless
-        if not wanted:
-            return None
-        return asyncio.ensure_future(self._feed_lines(LineReader(self.stdin)))
-
-    async def _feed_lines(self, reader: LineReader) -> None:
-        """Type each line once the app waits for input and the previous line's effects are drawn."""
-        while True:
-            line = await reader.get()
-            await self._until_ready_for_input()
-            if line is not None:
-                self.press(*line_inputs(line, self.state, jsonl=self.mode is OutputMode.JSONL))
-                continue
-            state = self.state
-            if state is not None and state.dialog is not None:
-                self.press(Key("escape"))  # the end of input dismisses an open dialog first
-                await self._until_ready_for_input()
-            self._input_ended = True
-            self._outputs.put_nowait(Quit())  # as Ctrl-D on an empty composer, but the app ends by itself
-            return
-
-    async def _until_ready_for_input(self) -> None:
-        """Until the app waits for the user with nothing unread or undrawn (and no dialog still pending)."""
-        while True:
-            state = self.state
-            pending = state is not None and state.dialog is not None and not state.screen.dialog_drawn
-            if self._waiting and self._outputs.empty() and not self.scheduler.pending and not pending:
-                return
-            await asyncio.sleep(0.005)
 
     def _take_pending(self) -> list[Input]:
         return self.scheduler.take(self._now())
