@@ -14,6 +14,8 @@ from ``TextField``.  Keys (emacs flavour, as readline and prompt_toolkit):
 * completion: Tab asks the shell (``CompleteRequest`` output; the answer is a
   ``Completions`` input); several matches open a menu under the text (Tab/Down,
   Shift-Tab/Up move, Enter or Tab... accept, Esc closes); a single match is applied.
+* vi mode (``AppOptions.vi_mode``): Esc enters normal mode (h l 0 $ w b e
+  j k x D C u Ctrl-R, i a A I back to insert; Esc again interrupts).
 * a paste longer than ``PASTE_COLLAPSE_LINES`` lines or ``PASTE_COLLAPSE_CHARS``
   characters shows as one placeholder; Enter submits the full text.
 """
@@ -193,10 +195,48 @@ def _word_right(composer: Composer) -> int:
     return composer.cursor + (offset or len(composer.text) - composer.cursor)
 
 
+def _vi_normal(composer: Composer, key: str) -> tuple[Composer, str | None]:
+    """A key in vi normal mode: the new composer, or the emacs-style key it stands for (None: consumed)."""
+    text, cursor = composer.text, composer.cursor
+    document = Document(text, cursor)
+    line_start = cursor + document.get_start_of_line_position()
+    line_end = cursor + document.get_end_of_line_position()
+    inserting = {
+        "i": cursor,
+        "a": min(line_end, cursor + 1),
+        "A": line_end,
+        "I": line_start,
+    }
+    if key in inserting:
+        return _copy(composer, cursor=inserting[key], vi_normal=False, typing=False), None
+    aliases = {"h": "left", "l": "right", "0": "home", "$": "end", "b": "m-b", "k": "up", "j": "down", "u": "c-z"}
+    aliases |= {"x": "delete", "D": "c-k", "c-r": "m-z", "e": "m-f"}
+    if key == "w":
+        offset = document.find_next_word_beginning() or (len(text) - cursor)
+        return _copy(composer, cursor=cursor + offset, typing=False), None
+    if key == "C":
+        return _copy(_kill(composer, cursor, line_end), vi_normal=False), None
+    if key in aliases:
+        return composer, aliases[key]
+    if key in ("enter", "escape", "c-d", "tab", "up", "down", "left", "right", "home", "end", "backspace"):
+        return composer, key
+    return composer, None  # other keys type nothing in normal mode
+
+
 def composer_key(composer: Composer, key: str) -> tuple[Composer, Output | None, str | None]:
     """Apply one key: the new composer, an output (Submit, Interrupt, Quit, CompleteRequest) and the
     text to log as the user's line (on submit: collapsed pastes expanded)."""
     key = normalize_key(key)
+    if composer.vi and not composer.search and not composer.menu:
+        if not composer.vi_normal and key == "escape":
+            # Esc leaves insert mode (the cursor steps back onto the last character typed, as in vi).
+            start = composer.text.rfind("\n", 0, composer.cursor) + 1
+            return _copy(composer, vi_normal=True, cursor=max(start, composer.cursor - 1), typing=False), None, None
+        if composer.vi_normal:
+            composer, mapped = _vi_normal(composer, key)
+            if mapped is None:
+                return composer, None, None
+            key = mapped
     if composer.search is not None:
         return _search_key(composer, key), None, None  # Enter ends the search, keeping the match to edit
     if composer.menu:
@@ -210,7 +250,7 @@ def composer_key(composer: Composer, key: str) -> tuple[Composer, Output | None,
             return composer, None, None
         full = expand_pastes(composer, text)
         history = composer.history if composer.history[-1:] == (full,) else (*composer.history, full)
-        done = Composer(history=history[-_HISTORY_DEPTH:], kill_ring=composer.kill_ring)
+        done = Composer(history=history[-_HISTORY_DEPTH:], kill_ring=composer.kill_ring, vi=composer.vi)
         return done, Submit(full), full
     if key == "escape":
         return composer, Interrupt("escape"), None

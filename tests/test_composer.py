@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 
 from prompt_toolkit.key_binding.key_processor import KeyPress
@@ -19,15 +20,9 @@ from inline_render.testing.pilot import run_app
 
 def _renderer(history: tuple[str, ...] = ()) -> Renderer:
     renderer = Renderer.in_memory(60, 12)
-    renderer.state = type(renderer.state)(
-        **{**_fields(renderer.state), "composer": with_history(renderer.state.composer, history)}
-    )
+    renderer.state = replace(renderer.state, composer=with_history(renderer.state.composer, history))
     renderer.feed([])
     return renderer
-
-
-def _fields(state: object) -> dict[str, object]:
-    return {name: getattr(state, name) for name in state.__dataclass_fields__}  # type: ignore[attr-defined]
 
 
 def _keys(renderer: Renderer, *keys: str) -> list[object]:
@@ -178,3 +173,22 @@ def test_path_completer_is_offered() -> None:
     completer = SlashCommands({"open": SlashCommand("open a file", PathCompleter())})
     answer = complete(completer, CompleteRequest("/open pyproject.to", 18))
     assert answer.items == ("ml",) and answer.replace == 0
+
+
+def test_vi_mode_normal_and_insert() -> None:
+    """Vi mode: Esc enters normal mode (keys move, x deletes, A appends), a second Esc interrupts."""
+    from inline_render.outputs import Interrupt
+
+    renderer = _renderer()
+    renderer.state = replace(renderer.state, composer=replace(renderer.state.composer, vi=True))
+    assert _keys(renderer, *"hello world", "escape") == []
+    assert renderer.state.composer.vi_normal and renderer.state.composer.cursor == 10
+    _keys(renderer, "0", "x", "w")
+    assert renderer.state.composer.text == "ello world" and renderer.state.composer.cursor == 5
+    _keys(renderer, "b", "A", *"!")
+    assert renderer.state.composer.text == "ello world!" and not renderer.state.composer.vi_normal
+    _keys(renderer, "escape", "u")
+    assert renderer.state.composer.text == "ello world"
+    assert _keys(renderer, "escape") == [Interrupt("escape")]
+    assert _keys(renderer, "enter") == [Submit("ello world")]
+    assert renderer.state.composer.vi and not renderer.state.composer.vi_normal

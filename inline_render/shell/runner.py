@@ -97,6 +97,8 @@ class AppOptions:
     history_file: str | None = None
     """The composer's history (Up/Down, Ctrl-R) is loaded from and saved to this file (prompt_toolkit's
     FileHistory format)."""
+    vi_mode: bool = False
+    """The composer edits with vi keys (Esc: normal mode) instead of emacs keys."""
     line_input: bool | None = None
     """Read input as lines from stdin (submitted in turn; end of input quits). None: when there is no
     terminal to read keys from (stdin not a TTY in plain/JSON Lines mode, TERM=dumb, or no /dev/tty)."""

@@ -104,7 +104,10 @@ class SessionFeatures:
         self._wake()
 
     def _load_history(self) -> None:
-        """Give the composer the history file's lines (oldest first) before the first key."""
+        """Give the composer the history file's lines (oldest first) and vi mode before the first key."""
+        front = self.renderer if self.renderer is not None else self.plain
+        if self.options.vi_mode and front is not None:
+            front.state = replace(front.state, composer=replace(front.state.composer, vi=True))
         path = self.options.history_file
         if path is None:
             return
