@@ -127,7 +127,7 @@ class Demo:
             if isinstance(output, Submit) and output.text.strip().startswith("/"):
                 self._command(output.text.strip())
             elif isinstance(output, Interrupt) and output.key == "c-c" and not client.session.busy:
-                app.send(LogAppend("status", "Press Ctrl-C again (or Ctrl-D) to exit."))
+                continue  # nothing runs; the status line already says how to exit (the runner's Ctrl-C hint)
             elif isinstance(output, Quit):
                 return
             else:
