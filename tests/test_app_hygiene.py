@@ -260,6 +260,13 @@ def test_help_texts_have_no_backticks_and_one_program_name(command: str) -> None
     assert "`" not in done.stdout
 
 
+def test_fake_runtime_help_has_no_backticks() -> None:
+    """The reference runtime's --help (a program of its own) shows no raw backticks either."""
+    done = _python("", "-m", "inline_render.fake_runtime", "--help")
+    assert done.returncode == 0 and done.stdout.startswith("usage: python -m inline_render.fake_runtime")
+    assert "`" not in done.stdout
+
+
 def test_unknown_command_uses_the_program_name() -> None:
     """An unknown command is reported under the same program name as the subcommands."""
     done = _python("", "-m", "inline_render", "nope")
