@@ -39,6 +39,9 @@ class Screen:
     start_row: int | None = None
     dialog_drawn: bool = False
     broken: bool = False
+    resized_from: tuple[int, int] | None = None
+    """Set by a resize until the next frame: the cursor's (row index, column) in ``drawn``, which still holds
+    the rows as drawn before the first resize, so a second resize is measured from them too."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,8 @@
 """The one place that turns operations into bytes and writes them.
 
 Styles are encoded by prompt_toolkit's output layer (colour depth, NO_COLOR via
-``ColorDepth.from_env``); the few sequences it has no call for (scroll
-regions, synchronized output) are written raw.  A write that fails part-way
+``ColorDepth.from_env``); the few sequences it has no call for (relative
+cursor moves, synchronized output) are written raw.  A write that fails part-way
 reports how many bytes, and so how many whole operations, reached the terminal.
 """
 
@@ -30,12 +30,10 @@ from .ops import (
     HideCursor,
     Inserted,
     LineFeed,
-    MoveTo,
+    MoveBy,
     Op,
     Plan,
-    ResetRegion,
     ResetStyle,
-    SetRegion,
     ShowCursor,
     Text,
 )
@@ -115,7 +113,6 @@ _FIXED: dict[type[Op], str] = {
     Cancel: "\x18",
     HideCursor: "\x1b[?25l",
     ShowCursor: "\x1b[?25h",
-    ResetRegion: "\x1b[r",
     LineFeed: "\n",
     Inserted: "",
     Anchored: "",
@@ -123,8 +120,13 @@ _FIXED: dict[type[Op], str] = {
 
 
 @functools.lru_cache(maxsize=4096)
-def _move_code(row: int, col: int) -> str:
-    return f"\x1b[{row + 1};{col + 1}H"
+def _move_code(rows: int, col: int | None) -> str:
+    # CR or CHA for the column (CR also ends a pending wrap), then CUU/CUD, which never scroll.
+    code = "" if col is None else ("\r" if col == 0 else f"\x1b[{col + 1}G")
+    if rows:
+        count = abs(rows)
+        code += f"\x1b[{count if count > 1 else ''}{'A' if rows < 0 else 'B'}"
+    return code
 
 
 def _rows_inserted(ops: tuple[Op, ...]) -> int:
@@ -176,8 +178,8 @@ class Vt100Backend:
                     self._style = style
             elif (fixed := _FIXED.get(type(op))) is not None:
                 piece = fixed
-            elif isinstance(op, MoveTo):
-                piece = _move_code(op.row, op.col)
+            elif isinstance(op, MoveBy):
+                piece = _move_code(op.rows, op.col)
             elif isinstance(op, (EraseLine, EraseDown)):
                 parts: list[str] = []
                 self._style_to(DEFAULT, parts)  # erased cells take the current background
@@ -186,8 +188,6 @@ class Vt100Backend:
             elif isinstance(op, ResetStyle):
                 piece = "\x1b[0m"
                 self._style = DEFAULT
-            elif isinstance(op, SetRegion):
-                piece = f"\x1b[{op.top + 1};{op.bottom + 1}r"
             else:  # pragma: no cover - every Op type is handled above
                 raise AssertionError(f"unknown operation {op!r}")
             pieces.append(piece)

@@ -2,11 +2,15 @@
 
 Insertion (DESIGN, terminal facts): rows leave the viewport through its top.
 The rows to insert are first *staged* in the viewport's top rows (usually they
-are already there, drawn by earlier ticks), then either the viewport moves
-down over free screen rows, or a scroll region whose top is row 1 and whose
-bottom is the end of the log area scrolls them into history with one ``\\n``
-per row.  Rows already on screen move without being rewritten, and every
-``\\n`` is one byte, so a failed write tells exactly how many rows made it.
+are already there, drawn by earlier ticks), then line feeds at the viewport's
+last row move it down over free screen rows or scroll the whole screen, so the
+staged rows end up above it.  No scroll region and no absolute cursor move is
+ever written: a terminal that resizes while a frame is still on its way
+carries the cursor along with the content (reflow, rows pulled back from
+history on growth, rows pushed into it on a shrink), so relative motion keeps
+the frame on the viewport's rows and off the committed rows above them.
+Rows already on screen move without being rewritten, and every ``\\n`` is one
+byte, so a failed write tells exactly how many rows made it.
 The cursor is hidden before the first region write and not shown again in an
 inserting tick; the follow-up redraw shows it at the composer.
 """
@@ -31,12 +35,10 @@ from .ops import (
     HideCursor,
     Inserted,
     LineFeed,
-    MoveTo,
+    MoveBy,
     Op,
     Plan,
-    ResetRegion,
     ResetStyle,
-    SetRegion,
     ShowCursor,
     Text,
 )
@@ -51,8 +53,8 @@ __all__ = ["EffectResult", "Projection", "plan_terminal_effects", "settle"]
 _BEGIN_SYNC, _END_SYNC, _CANCEL = BeginSync(), EndSync(), Cancel()
 _HIDE_CURSOR, _SHOW_CURSOR = HideCursor(), ShowCursor()
 _ERASE_LINE, _ERASE_DOWN, _LINE_FEED = EraseLine(), EraseDown(), LineFeed()
-_RESET_REGION, _RESET_STYLE = ResetRegion(), ResetStyle()
-_INSERTED_ONE = Inserted(1)
+_RESET_STYLE = ResetStyle()
+_INSERTED_MOVED, _INSERTED_SCROLLED = Inserted(1, top_delta=1), Inserted(1)
 
 
 @fast_init
@@ -131,7 +133,12 @@ def diff_row(old: Row | None, new: Row, width: int, policy: WidthPolicy) -> tupl
 
 
 class _Planner:
-    """Builds one tick's operations while tracking what the screen will show."""
+    """Builds one tick's operations while tracking what the screen will show.
+
+    Rows are screen rows as the library believes them; every motion is emitted relative to the cursor,
+    whose row is always known (its column may not be: -1), so a wrong belief about where the terminal
+    put the viewport shifts a frame as a whole instead of landing it on committed rows.
+    """
 
     def __init__(self, state: AppState, layout: Layout) -> None:
         self.state = state
@@ -141,26 +148,56 @@ class _Planner:
         self.screen = screen
         self.ops: list[Op] = []
         self.top = screen.top
-        self.cursor = screen.cursor
+        if screen.cursor is not None:
+            self.cursor = screen.cursor
+        else:  # not anchored yet: the cursor is where the shell left it
+            start = screen.start_row if screen.start_row is not None else self.rows - 1
+            self.cursor = (max(0, min(start, self.rows - 1)), -1)
         self.visible = screen.cursor_visible
+        # Without synchronized output every move of a visible cursor shows: hide it before the first one.
+        self.hide_before_change = not state.config.synchronized_output
         drawn = screen.drawn
         self.drawn: list[Row | None] = (
             list(drawn) if drawn is not None and len(drawn) == self.height else [None] * self.height
         )
         self.drawn_log_rows = screen.drawn_log_rows
 
-    def move(self, row: int, col: int) -> None:
-        if self.cursor != (row, col):
-            self.ops.append(MoveTo(row, col))
-            self.cursor = (row, col)
+    def change(self) -> None:
+        """Something is about to be drawn or moved."""
+        if self.hide_before_change:
+            self.hide_before_change = False
+            if self.visible is not False:
+                self.ops.append(_HIDE_CURSOR)
+                self.visible = False
 
-    def line_feeds(self, count: int, inserted: bool) -> None:
+    def move(self, row: int, col: int | None) -> None:
+        """Cursor to ``row`` (and column ``col``; None keeps it), as a relative move."""
+        row = max(0, min(row, self.rows - 1))
+        current_row, current_col = self.cursor
+        if col is None or col == current_col:
+            if row == current_row:
+                return
+            col_op = None
+        else:
+            col_op = col
+        self.change()
+        self.ops.append(MoveBy(row - current_row, col_op))
+        self.cursor = (row, current_col if col_op is None else col_op)
+
+    def line_feeds(self, count: int, inserted: bool) -> int:
+        """``count`` line feeds; returns how many moved the cursor down (the others scrolled the screen)."""
+        self.change()
+        row = self.cursor[0]
+        moved = 0
         for _ in range(count):
+            step = 1 if row < self.rows - 1 else 0
+            row += step
+            moved += step
             self.ops.append(_LINE_FEED)
             if inserted:
-                self.ops.append(_INSERTED_ONE)
-        if self.cursor is not None:
-            self.cursor = (self.cursor[0], 0)
+                self.ops.append(_INSERTED_MOVED if step else _INSERTED_SCROLLED)
+        self.cursor = (row, -1)  # onlcr returns to column 0; without it the column stays: unknown
+        return moved
 
     def update_row(self, index: int, new: Row) -> None:
         change = diff_row(self.drawn[index], new, self.columns, self.policy)
@@ -170,84 +207,77 @@ class _Planner:
         column, segments, erase = change
         if not segments and not erase:
             return
+        self.change()
         if erase:
             # Erase the whole line, then write the row: a reflowing terminal (tmux) keeps the width of
             # cells erased after text, so a resize would re-wrap a row wider than what it shows.
             self.move(self.top + index, 0)
             self.ops.append(_ERASE_LINE)
-            self.cursor = (self.top + index, 0)
             column, segments = 0, list(new)
         self.move(self.top + index, column)
         for segment in segments:
             self.ops.append(Text(segment.text, segment.style))
             column += text_width(segment.text, self.policy)
-        # A write that reaches the last column leaves a pending wrap: position unknown.
-        self.cursor = (self.top + index, column) if column < self.columns else None
+        # A write that reaches the last column leaves a pending wrap; the column is then "past the end".
+        self.cursor = (self.top + index, column if column < self.columns else self.columns)
 
     def anchor(self) -> None:
-        """Place the viewport: at startup at the shell's cursor row, after a resize where it now is."""
+        """Place the viewport: at startup at the shell's cursor row, after a resize or failure where it now is.
+
+        The rows from the top down are erased (``ESC[J`` from column 1, then the top row: tmux pushes the
+        whole screen into history on ``ESC[J`` at the home position), then ``height - 1`` line feeds
+        reserve the viewport's rows: where the screen ends they scroll it, its top rows entering history.
+        """
         screen, height = self.screen, self.height
-        if screen.broken:
-            self.ops += [_RESET_REGION, _RESET_STYLE]
-            self.cursor = None
         if screen.anchored and not screen.broken:
             return
-        if not screen.anchored:
-            top = screen.start_row if screen.start_row is not None else self.rows - 1
-        else:
-            top = screen.top  # reduce_inputs modelled where a resize left the viewport
+        if screen.broken:
+            self.ops.append(_RESET_STYLE)
+        if self.visible is not False:
+            self.ops.append(_HIDE_CURSOR)  # the whole viewport is redrawn: no visible cursor on the way
+            self.visible = False
+        self.hide_before_change = False
+        top = screen.top if screen.anchored else self.cursor[0]
         top = max(0, min(top, self.rows - 1))
-        self.move(top, 0)
-        if top == 0:
-            # tmux pushes the whole screen into history on ESC[J at the home position (scroll-on-clear).
-            self.ops.append(_ERASE_LINE)
-            if self.rows > 1:
-                self.move(1, 0)
-        if top > 0 or self.rows > 1:
+        if self.columns > 1:
+            self.move(top, 1)
             self.ops.append(_ERASE_DOWN)  # clears leftovers of an old frame; never ESC[2J
-        if top + height > self.rows:
-            self.move(self.rows - 1, 0)
-            self.line_feeds(top + height - self.rows, inserted=False)
-            top = self.rows - height
+            self.move(top, 0)
+            self.ops.append(_ERASE_LINE)
+        else:
+            self.move(top, 0)
+            self.ops.append(_ERASE_DOWN)
+        if height > 1:
+            self.line_feeds(height - 1, inserted=False)
+            top = self.cursor[0] - (height - 1)
+            self.move(top, 0)
         self.top = top
         self.ops.append(Anchored(top))
         self.drawn = [()] * height
 
     def insert(self, layout: Layout) -> None:
-        """Move ``layout.to_insert`` into scrollback through the top of the viewport."""
+        """Move ``layout.to_insert`` into scrollback through the top of the viewport.
+
+        The rows are staged in the viewport's top rows (usually drawn there already), then line feeds at
+        the viewport's last row move it down over free screen rows or scroll the whole screen: either way
+        the staged rows end up above the viewport, in history or on screen, each line feed one row.
+        """
         rows = draw_log_rows(layout.to_insert, self.columns, self.policy)
         if not rows:
             return
         if self.visible is not False:
-            self.ops.append(_HIDE_CURSOR)  # before any scroll-region write
+            self.ops.append(_HIDE_CURSOR)  # before any row moves
             self.visible = False
+        self.hide_before_change = False
         height = self.height
         position = 0
         while position < len(rows):
-            free = self.rows - (self.top + height)
-            count = min(len(rows) - position, height, free if free > 0 else height)
+            count = min(len(rows) - position, height)
             for index in range(count):
                 self.update_row(index, rows[position + index])
-            if free > 0:
-                # Free screen below: the viewport moves down and the staged rows stay as history.
-                self.ops.append(Inserted(count, top_delta=count))
-                self.top += count
-                self.drawn = self.drawn[count:] + [()] * count
-            else:
-                bottom = max(count, min(height, self.drawn_log_rows))
-                if self.top + bottom >= 2:
-                    self.ops.append(SetRegion(0, self.top + bottom - 1))
-                    self.cursor = (0, 0)
-                    self.move(self.top + bottom - 1, 0)
-                    self.line_feeds(count, inserted=True)
-                    self.ops.append(_RESET_REGION)
-                    self.cursor = None  # ESC[r homes the cursor on most terminals, not all
-                    self.drawn = self.drawn[count:bottom] + [()] * count + self.drawn[bottom:]
-                else:
-                    # No region of two rows fits above: scroll the whole screen (tiny terminals).
-                    self.move(self.rows - 1, 0)
-                    self.line_feeds(count, inserted=True)
-                    self.drawn = self.drawn[count:] + [()] * count
+            self.move(self.top + height - 1, None)
+            self.top += self.line_feeds(count, inserted=True)
+            self.drawn = self.drawn[count:] + [()] * count
             position += count
 
     def finish(self, frame: Frame, show_cursor: bool) -> None:
@@ -292,6 +322,28 @@ def plan_terminal_effects(state: AppState, layout: Layout, frame: Frame) -> tupl
     return Plan(tuple(ops), state.fault), Projection(screen, len(layout.to_insert))
 
 
+def cursor_after(state: AppState, ops: tuple[Op, ...]) -> tuple[int, int, bool]:
+    """Viewport top, cursor row, whether anchored, after ``ops`` (a plan's written prefix), as believed."""
+    screen = state.screen
+    top, anchored = screen.top, screen.anchored
+    if screen.cursor is not None:
+        row = screen.cursor[0]
+    else:
+        row = screen.start_row if screen.start_row is not None else state.rows - 1
+    last = state.rows - 1
+    for op in ops:
+        kind = type(op)
+        if kind is MoveBy:
+            row = max(0, min(row + cast(MoveBy, op).rows, last))
+        elif kind is LineFeed:
+            row = min(row + 1, last)
+        elif kind is Anchored:
+            top, anchored = cast(Anchored, op).top, True
+        elif kind is Inserted:
+            top += cast(Inserted, op).top_delta
+    return top, row, anchored
+
+
 def settle(state: AppState, layout: Layout, plan: Plan, projection: Projection, result: EffectResult) -> AppState:
     """Fold what was really written into the state (only effect-result fields change)."""
     inserted = result.rows_inserted
@@ -306,14 +358,10 @@ def settle(state: AppState, layout: Layout, plan: Plan, projection: Projection, 
         else:
             sync, cursor = SyncPhase.IDLE, CursorPhase.VISIBLE_AT_COMPOSER
     else:
-        top, anchored = state.screen.top, state.screen.anchored
-        for op in plan.ops[: result.ops_written]:
-            if isinstance(op, Anchored):
-                top, anchored = op.top, True
-            elif isinstance(op, Inserted):
-                top += op.top_delta
+        # The cursor's row after the written operations is known (all motion is relative); the column is not.
+        top, row, anchored = cursor_after(state, plan.ops[: result.ops_written])
         screen = replace(
-            state.screen, top=top, anchored=anchored, drawn=None, cursor=None, cursor_visible=None, broken=True
+            state.screen, top=top, anchored=anchored, drawn=None, cursor=(row, -1), cursor_visible=None, broken=True
         )
         if inserted < projection.rows_planned:
             sync = SyncPhase.NEEDS_INSERT

@@ -1,6 +1,12 @@
 """Terminal operations: the pure-data plan that a backend turns into bytes.
 
-Coordinates are 0-based screen rows/columns.  ``Inserted`` and ``Anchored``
+Every cursor motion is *relative* (``MoveBy``: rows up or down, then a column):
+a terminal carries the cursor along with the content when it reflows, pulls
+rows back from history or pushes them into it on a resize, so a frame the
+terminal reads only after such a resize still lands on the rows it was meant
+for, and never on committed rows above the viewport (absolute moves and scroll
+regions would).  Coordinates in the planner are 0-based screen rows/columns as
+the library believes them.  ``Inserted`` and ``Anchored``
 write nothing: they mark the point in the stream after which rows count as
 inserted into scrollback (or the viewport as placed), so a write that fails
 part-way tells exactly what happened.
@@ -24,12 +30,10 @@ __all__ = [
     "HideCursor",
     "Inserted",
     "LineFeed",
-    "MoveTo",
+    "MoveBy",
     "Op",
     "Plan",
-    "ResetRegion",
     "ResetStyle",
-    "SetRegion",
     "ShowCursor",
     "Text",
 ]
@@ -62,11 +66,14 @@ class ShowCursor:
 
 @fast_init
 @dataclass(frozen=True, slots=True)
-class MoveTo:
-    """Cursor to (``row``, ``col``)."""
+class MoveBy:
+    """Cursor ``rows`` down (up when negative; ``CUD``/``CUU``, which never scroll), then to column ``col``.
 
-    row: int
-    col: int
+    ``col`` 0 is a carriage return, others ``CHA``; ``col`` None keeps the column.
+    """
+
+    rows: int
+    col: int | None
 
 
 @fast_init
@@ -94,21 +101,9 @@ class EraseDown:
 
 
 @dataclass(frozen=True, slots=True)
-class SetRegion:
-    """Scroll region rows ``top``..``bottom`` inclusive (0-based; ``top`` is always 0 here)."""
-
-    top: int
-    bottom: int
-
-
-@dataclass(frozen=True, slots=True)
-class ResetRegion:
-    """``ESC[r``: the whole screen scrolls again (and the cursor goes home)."""
-
-
-@dataclass(frozen=True, slots=True)
 class LineFeed:
-    """One ``\\n`` at the bottom of the scroll region: the region scrolls up by one row."""
+    """One ``\\n``: the cursor moves down a row, or the whole screen scrolls up at its bottom row
+    (the top row enters history).  A pty with ``onlcr`` also returns the cursor to column 0."""
 
 
 @fast_init
@@ -134,13 +129,11 @@ Op = Union[
     Cancel,
     HideCursor,
     ShowCursor,
-    MoveTo,
+    MoveBy,
     Text,
     ResetStyle,
     EraseLine,
     EraseDown,
-    SetRegion,
-    ResetRegion,
     LineFeed,
     Inserted,
     Anchored,

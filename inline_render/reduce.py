@@ -238,32 +238,39 @@ def _reflowed(row: Row, columns: int, policy: WidthPolicy, column: int | None = 
 
 
 def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
-    # What the terminal did to our rows decides where the viewport is now; what we drew is forgotten
-    # and redrawn after clearing from the new top (DESIGN, terminal facts: re-anchor + ESC[J).
+    # Every frame moves the cursor relative to itself, so the terminal carried the cursor along with our
+    # rows through whatever it did (reflow, rows pulled back from history on growth, pushed on a shrink):
+    # the viewport's top is the rows above the cursor, counted up from where the cursor is now.  When the
+    # count is uncertain the smaller one is taken: an old row left above the new viewport (a ghost) is
+    # bad, erasing a committed row above it is worse.  What we drew is redrawn after erasing from that
+    # top (DESIGN, terminal facts: re-anchor + ESC[J); until then ``drawn`` keeps the rows as they were
+    # drawn, so several resizes before the next frame are measured as one, from those rows.
     screen = state.screen
     if not screen.anchored:
         return replace(state, columns=item.columns, rows=item.rows)
     drawn = screen.drawn or ()
-    cursor_row = screen.cursor[0] if screen.cursor is not None else screen.top + (len(drawn) or 1) - 1
-    column = screen.cursor[1] if screen.cursor is not None else 0
-    index = cursor_row - screen.top
+    cursor_row, column = screen.cursor if screen.cursor is not None else (screen.top + (len(drawn) or 1) - 1, 0)
+    if screen.resized_from is not None:
+        index, column = screen.resized_from
+    else:
+        index = max(0, cursor_row - screen.top)  # the viewport's rows above the cursor
+    column = max(0, column)
+    resized_from = (index, column)
     policy = state.config.width_policy
-    reflow = state.config.resize_reflow and item.columns != screen.drawn_columns and 0 <= index < len(drawn)
+    reflow = state.config.resize_reflow and item.columns != screen.drawn_columns and index < len(drawn)
     # With a cursor report we know the cursor's row; without one, terminals keep it unless it falls off.
     now = item.cursor_row if item.cursor_row is not None else min(cursor_row, item.rows - 1)
     if reflow:
-        # A reflowing terminal re-wrapped every row at the new width; the cursor kept its cell.
+        # A reflowing terminal (tmux) re-wrapped every row at the new width; the cursor kept its cell.
         heights = [_reflowed(row, item.columns, policy) for row in drawn]
         line = _reflowed(drawn[index], item.columns, policy, column)
         above = sum(heights[:index]) + line
         column %= item.columns
-        if item.rows == state.rows:
-            # tmux keeps the screen's bottom line in place: the cursor rises by the rows gained below it.
+        if item.rows == state.rows and item.cursor_row is None and screen.resized_from is None:
+            # No report: tmux keeps the screen's bottom line in place, so the cursor rose by the rows
+            # gained below it.
             gained = heights[index] - 1 - line + sum(heights[index + 1 :]) - (len(drawn) - 1 - index)
-            if item.cursor_row is None or (gained and item.cursor_row == cursor_row):
-                # No report, or one that shows the cursor where a frame still in flight at the resize put it
-                # (a stale absolute move), not where the reflow did.
-                now = max(0, cursor_row - gained)
+            now = max(0, cursor_row - gained)
     else:
         heights = [1] * len(drawn)
         above = index
@@ -274,10 +281,9 @@ def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
         pushed = 0
         while pushed < len(heights) and top + sum(heights[:pushed]) < 0:
             pushed += 1
-        before = state.pushed_rows
         state = _account_pushed_rows(state, pushed)
-        top = max(0, top + sum(heights[: state.pushed_rows - before]))
-    screen = replace(state.screen, top=top, drawn=None, cursor=(now, column), broken=True)
+        top = max(0, top + sum(heights[: state.pushed_rows]))
+    screen = replace(state.screen, top=top, cursor=(now, column), broken=True, resized_from=resized_from)
     return replace(state, columns=item.columns, rows=item.rows, screen=screen)
 
 
@@ -291,10 +297,12 @@ def _account_pushed_rows(state: AppState, pushed: int) -> AppState:
     render = state.render
     if drawn is None or render.visible_start != render.inserted_until:
         return state
-    pending, committed = log_rows(state.log, state.columns, state.config.width_policy)
+    skip = state.pushed_rows  # drawn rows an earlier resize of this tick accounted for already
+    width = state.screen.drawn_columns or state.columns
+    pending, committed = log_rows(state.log, width, state.config.width_policy)
     count = 0
-    limit = min(pushed, state.screen.drawn_log_rows, committed, len(pending), len(drawn))
-    while count < limit and drawn[count] == draw_log_row(pending[count], state.columns, state.config.width_policy):
+    limit = min(pushed - skip, state.screen.drawn_log_rows - skip, committed, len(pending), len(drawn) - skip)
+    while count < limit and drawn[skip + count] == draw_log_row(pending[count], width, state.config.width_policy):
         count += 1
     if not count:
         return state

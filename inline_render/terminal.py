@@ -124,6 +124,8 @@ class TestTerminal:
         return i + 2
 
     def _csi(self, params: str, final: str) -> None:
+        if params.startswith(">") or params.endswith("$"):
+            return  # a query (DA2, XTVERSION, DECRQM): this terminal does not answer it, as many do not
         private = params.startswith("?")
         numbers = [int(p) if p.isdigit() else 0 for p in params.lstrip("?").split(";")] if params.lstrip("?") else []
         first = numbers[0] if numbers else 0

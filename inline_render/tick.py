@@ -23,7 +23,15 @@ from .terminal import TestTerminal
 if TYPE_CHECKING:
     from .recorder import ScenarioRecorder
 
-__all__ = ["InMemoryRenderer", "Renderer", "TickRecorder", "TickResult", "apply_terminal_effects", "tick"]
+__all__ = [
+    "InMemoryRenderer",
+    "Renderer",
+    "TickRecorder",
+    "TickResult",
+    "apply_terminal_effects",
+    "start_position",
+    "tick",
+]
 
 
 @fast_init
@@ -123,6 +131,12 @@ class Renderer:
         return outputs
 
 
+def start_position(rows: int, cursor_row: int | None) -> bytes:
+    """The bytes that put a test terminal's cursor where a shell left it before the app started."""
+    row = rows - 1 if cursor_row is None else max(0, min(cursor_row, rows - 1))
+    return f"\x1b[{row + 1};1H".encode()
+
+
 class InMemoryRenderer(Renderer):
     """A renderer drawing into a ``TestTerminal``; a ``Resize`` input resizes that terminal first,
     as a real terminal has already changed size when the application hears of it."""
@@ -132,6 +146,9 @@ class InMemoryRenderer(Renderer):
     ) -> None:
         config = config or Config()
         self.terminal = TestTerminal(columns, rows, config.width_policy)
+        # The shell left the cursor on the start row (the bottom row when it is not known): the frames
+        # move relative to it, as they do on a real terminal.
+        self.terminal.feed(start_position(rows, cursor_row))
         self.sink = MemorySink(self.terminal)
         super().__init__(
             Vt100Backend(self.sink, ColorDepth.DEPTH_4_BIT), columns, rows, config=config, cursor_row=cursor_row

@@ -8,6 +8,7 @@ from inline_render import Config, ConfirmRequest, LogAppend, LogDelta, Status
 from inline_render.log import LogState, log_rows
 from inline_render.shell.closing import ENTER_MODES, LEAVE_MODES, closing_plan
 from inline_render.style import row_text
+from inline_render.terminal import Cursor
 from inline_render.testing import CheckedRenderer
 from inline_render.theme import draw_log_row
 
@@ -57,6 +58,22 @@ def test_closing_a_never_drawn_renderer_still_resets_the_terminal() -> None:
     """Before the first tick the plan only resets modes and shows the cursor at the start row."""
     checked = CheckedRenderer(40, 10, cursor_row=3)
     plan = closing_plan(checked.renderer.state)
-    data, _ = checked.renderer.backend.encode(plan)
-    assert data.startswith(b"\x18\x1b[?2026l\x1b[r")
-    assert data.endswith(b"\x1b[?25h") and b"\x1b[4;1H" in data
+    effect = checked.renderer.backend.write(plan)
+    assert effect.complete
+    data = bytes(checked.renderer.backend.sink.data)  # type: ignore[union-attr]
+    assert data.startswith(b"\x18\x1b[?2026l\x1b[0m")
+    assert data.endswith(b"\x1b[?25h")
+    assert checked.terminal.cursor == Cursor(0, 3, True)
+
+
+@pytest.mark.parametrize("columns", [1, 2, 12, 40])
+def test_closing_keeps_the_last_cell_of_full_width_rows(columns: int) -> None:
+    """Rows that fill the width keep their last character: no ESC[K is written at the pending-wrap position
+    (xterm, tmux and screen erase the last cell there; the TestTerminal does as they do)."""
+    checked = CheckedRenderer(columns, 8, config=Config(viewport_height=6), cursor_row=0)
+    lines = [chr(ord("a") + index) * columns for index in range(4)]
+    checked.feed([LogAppend("text", "\n".join(lines))])
+    checked.renderer.backend.write(closing_plan(checked.renderer.state))
+    terminal = checked.terminal
+    shown = [line for line in terminal.scrollback + terminal.screen_lines() if line]
+    assert shown == lines

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import replace
 
 import pytest
@@ -22,6 +23,7 @@ from inline_render import (
     Paste,
     Renderer,
     RenderState,
+    Resize,
     StreamSink,
     SyncPhase,
     Vt100Backend,
@@ -33,7 +35,7 @@ from inline_render import (
     reduce_inputs,
 )
 from inline_render.app import AppState
-from inline_render.ops import EndSync, HideCursor, Inserted, LineFeed, Plan, SetRegion, ShowCursor, Text
+from inline_render.ops import EndSync, HideCursor, Inserted, LineFeed, Plan, ShowCursor, Text
 from inline_render.outputs import Interrupt, Quit, Submit
 from inline_render.style import DEFAULT
 
@@ -107,18 +109,28 @@ def test_layout_never_shows_inserted_rows() -> None:
 
 
 def test_insert_plan_hides_cursor_first_and_never_shows_it() -> None:
-    """An inserting plan hides the cursor before the scroll region, one line feed per inserted row."""
+    """An inserting plan hides the cursor before the first line feed, one line feed per inserted row."""
     state = settled(viewport_height=4, columns=30, rows=4)
     state, _ = reduce_inputs(state, [LogAppend("text", "\n".join("abcdef"))])
     layout = compute_layout(state)
     plan, projection = plan_terminal_effects(state, layout, draw_frame(state, layout))
     ops = list(plan.ops)
-    region = next(i for i, op in enumerate(ops) if isinstance(op, SetRegion))
-    assert any(isinstance(op, HideCursor) for op in ops[:region])
+    first_feed = next(i for i, op in enumerate(ops) if isinstance(op, LineFeed))
+    assert any(isinstance(op, HideCursor) for op in ops[:first_feed])
     assert not any(isinstance(op, ShowCursor) for op in ops)
-    assert all(op.top == 0 for op in ops if isinstance(op, SetRegion))
     assert sum(isinstance(op, LineFeed) for op in ops) == projection.rows_planned == 4
     assert sum(op.rows for op in ops if isinstance(op, Inserted)) == 4
+
+
+def test_plans_move_the_cursor_only_relative_to_itself() -> None:
+    """No plan contains an absolute cursor position or a scroll region: a frame the terminal reads after a
+    resize lands relative to where the terminal carried the cursor (the bytes have no CUP/DECSTBM)."""
+    renderer = Renderer.in_memory(30, 8, config=Config(viewport_height=4))
+    renderer.feed([LogAppend("text", "\n".join(f"line {i}" for i in range(20)))])
+    renderer.feed([Resize(20, 10), LogAppend("user", "x" * 50)])
+    data = bytes(renderer.sink.data)
+    assert re.search(rb"\x1b\[[0-9;]*[Hfr]", data) is None
+    assert b"\x1b[?25l" in data
 
 
 def test_an_unchanged_frame_writes_nothing() -> None:

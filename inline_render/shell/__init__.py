@@ -1,7 +1,8 @@
 """The real-terminal shell around the pure core: ``InlineApp`` / ``run``, plain and JSON Lines output.
 
-See ``runner`` for the application loop, ``keys`` for key mapping, ``cursor``
-for cursor-position queries, ``schedule`` for tick coalescing, ``closing`` for
+See ``runner`` for the application loop, ``keys`` for key mapping, ``probe``
+for what the terminal says about itself at startup, ``cursor`` for
+cursor-position queries, ``schedule`` for tick coalescing, ``closing`` for
 the exit sequence and ``plain`` for the non-TTY transcript.
 """
 
@@ -12,7 +13,8 @@ from .closing import ENTER_MODES, LEAVE_MODES, closing_plan
 from .cursor import CursorQueries
 from .keys import CursorReport, map_key_presses, parse_cursor_report
 from .plain import AnswerTracker, PlainWriter
-from .runner import AppOptions, InlineApp, Main, run
+from .probe import TerminalFamily, TerminalInfo, parse_replies, probe_terminal
+from .runner import AppOptions, InlineApp, Main, config_for, run
 from .schedule import DEFAULT_MAX_RATE, TickScheduler
 from .terminal_io import OutputMode, color_depth_for, resolve_mode, terminal_size
 
@@ -29,12 +31,17 @@ __all__ = [
     "OutputMode",
     "PlainWriter",
     "Stream",
+    "TerminalFamily",
+    "TerminalInfo",
     "TickScheduler",
     "WorkingScope",
     "closing_plan",
     "color_depth_for",
+    "config_for",
     "map_key_presses",
     "parse_cursor_report",
+    "parse_replies",
+    "probe_terminal",
     "resolve_mode",
     "run",
     "terminal_size",

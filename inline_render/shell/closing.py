@@ -2,7 +2,7 @@
 
 At exit the viewport still shows log rows that never reached scrollback (the
 tail, perhaps a streaming answer).  ``closing_plan`` erases the viewport from
-its top and writes the not-yet-inserted log rows there, at the current width,
+its top (found relative to the cursor) and writes the not-yet-inserted log rows there, at the current width,
 as ordinary lines: history, then the tail, in order, each exactly once.  The
 dialog, status line and composer are live widgets and simply disappear.  The
 cursor ends on the line below the last row, visible, where the shell prompt
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..app import AppState
 from ..log import log_rows
-from ..ops import Cancel, EndSync, EraseDown, EraseLine, LineFeed, MoveTo, Op, Plan, ResetRegion, ResetStyle, ShowCursor
+from ..ops import Cancel, EndSync, EraseDown, EraseLine, LineFeed, MoveBy, Op, Plan, ResetStyle, ShowCursor
 from ..ops import Text as TextOp
 from ..theme import draw_log_row
 
@@ -28,30 +28,29 @@ LEAVE_MODES = b"\x1b[0m\x1b[?7h\x1b[?2004l\x1b[?25h"
 
 
 def closing_plan(state: AppState) -> Plan:
-    """The operations that replace the viewport by the rest of the transcript and park the cursor below."""
+    """The operations that replace the viewport by the rest of the transcript and park the cursor below.
+
+    Relative moves only (a resize may have moved the viewport since the last frame); the viewport is erased
+    once from its top, so no row is erased after its text is written (``ESC[K`` at the last column erases
+    the last cell on xterm, tmux and screen).
+    """
     screen = state.screen
-    rows = state.rows
-    ops: list[Op] = [Cancel(), EndSync(), ResetRegion(), ResetStyle()]
-    if screen.anchored:
-        top = screen.top
-    elif screen.start_row is not None:
-        top = screen.start_row
+    columns = state.columns
+    ops: list[Op] = [Cancel(), EndSync(), ResetStyle()]
+    if screen.anchored and screen.cursor is not None:
+        up = screen.cursor[0] - max(0, min(screen.top, state.rows - 1))
     else:
-        top = rows - 1
-    line = max(0, min(top, rows - 1))
-    ops += [MoveTo(line, 0), EraseLine()]  # not ESC[J at home: tmux would push the screen into history
-    if line + 1 < rows:
-        ops += [MoveTo(line + 1, 0), EraseDown()]
+        up = 0  # never drawn: the viewport would have started at the cursor's row
+    if columns > 1:
+        # ESC[J from column 1, then the first row: ESC[J at the home position makes tmux push the screen.
+        ops += [MoveBy(-up, 1), EraseDown(), MoveBy(0, 0), EraseLine()]
+    else:
+        ops += [MoveBy(-up, 0), EraseDown()]
     config = state.config
-    pending, _ = log_rows(state.log, state.columns, config.width_policy)
+    pending, _ = log_rows(state.log, columns, config.width_policy)
     for row in pending:
-        ops.append(MoveTo(line, 0))
-        for segment in draw_log_row(row, state.columns, config.width_policy):
+        for segment in draw_log_row(row, columns, config.width_policy):
             ops.append(TextOp(segment.text, segment.style))
-        ops.append(EraseLine())
-        if line < rows - 1:
-            line += 1
-        else:
-            ops.append(LineFeed())  # at the bottom: the screen scrolls and the top row enters history
-    ops += [MoveTo(line, 0), ResetStyle(), ShowCursor()]
+        ops += [MoveBy(0, 0), LineFeed()]  # the screen scrolls at its bottom and the top row enters history
+    ops += [ResetStyle(), ShowCursor()]
     return Plan(tuple(ops))

@@ -50,11 +50,12 @@ from .closing import ENTER_MODES, LEAVE_MODES, closing_plan
 from .cursor import CursorQueries
 from .keys import CursorReport, map_key_presses
 from .plain import AnswerTracker, PlainWriter
+from .probe import TerminalInfo, probe_terminal
 from .schedule import DEFAULT_MAX_RATE, TickScheduler
 from .session import CTRL_C_HINT, SessionFeatures
 from .terminal_io import OutputMode, color_depth_for, resolve_mode, stream_is_tty, terminal_size
 
-__all__ = ["CTRL_C_HINT", "AppOptions", "InlineApp", "Main", "run"]
+__all__ = ["CTRL_C_HINT", "AppOptions", "InlineApp", "Main", "config_for", "run"]
 
 Main = Callable[["InlineApp"], Awaitable[Any]]
 # Signals that end the app, with the exit status a shell reports for them; a platform without one
@@ -90,8 +91,9 @@ class AppOptions:
     """Seconds the main coroutine gets to clean up (shut its runtime down) once exit is requested."""
     record: str | None = None
     """Inline mode: record every tick to this scenario file."""
-    reflow: bool = True
-    """The terminal re-wraps rows on resize (tmux, xterm.js, kitty, VTE, iTerm2); False for xterm."""
+    reflow: bool | None = None
+    """Whether the terminal re-wraps rows on a width change; None (the default): asked of the terminal at
+    startup (``TerminalFamily.reflows``).  Unknown terminals get the model that cannot erase a committed row."""
     ctrl_c_window: float = 2.0
     """Seconds after a Ctrl-C in which a second Ctrl-C exits (the status line says so meanwhile)."""
     history_file: str | None = None
@@ -102,6 +104,16 @@ class AppOptions:
     line_input: bool | None = None
     """Read input as lines from stdin (submitted in turn; end of input quits). None: when there is no
     terminal to read keys from (stdin not a TTY in plain/JSON Lines mode, TERM=dumb, or no /dev/tty)."""
+
+
+def config_for(options: AppOptions, info: TerminalInfo) -> Config:
+    """The renderer's config for this terminal: resize model, synchronized output, grapheme widths."""
+    config = options.config
+    reflow = options.reflow if options.reflow is not None else info.family.reflows
+    # Synchronized output only where the terminal says it knows mode 2026: elsewhere a frame hides the cursor
+    # while it moves it (else every streamed token would show the cursor jumping to its row and back).
+    sync = config.synchronized_output and info.synchronized_output is True
+    return replace(config, resize_reflow=reflow, synchronized_output=sync)
 
 
 class InlineApp(AppApi, SessionFeatures):
@@ -147,6 +159,8 @@ class InlineApp(AppApi, SessionFeatures):
         self._ui: TextIO | None = None
         self._flush_timer: asyncio.TimerHandle | None = None
         self._cursor = CursorQueries(self._write_raw, self.options.cpr_timeout)
+        self.terminal_info = TerminalInfo()
+        """What the terminal said about itself at startup (inline mode)."""
         self._resize_task: asyncio.Task[None] | None = None
         self._resize_epoch = 0
         self._queued_size: tuple[int, int] | None = None
@@ -359,15 +373,26 @@ class InlineApp(AppApi, SessionFeatures):
                     stack.callback(source.close)
                 self._input = create_input(source)
                 stack.enter_context(self._input.raw_mode())
-                stack.enter_context(self._input.attach(self._on_input_ready))
             try:
                 self._write_raw(ENTER_MODES)
-                report = await self._cursor.query() if self._input is not None else None
+                info = TerminalInfo()
+                if self._input is not None and source is not None:
+                    # Asked before the key parser is attached: the replies are not keys.
+                    info, typed = probe_terminal(source.fileno(), self._write_raw, self.options.cpr_timeout, self.env)
+                    self._cursor.answered = info.cursor is not None
+                    stack.enter_context(self._input.attach(self._on_input_ready))
+                    if typed:
+                        self._input.vt100_parser.feed(typed.decode("utf-8", "replace"))  # type: ignore[attr-defined]
+                        asyncio.get_running_loop().call_soon(self._flush_keys)
+                self.terminal_info = info
                 columns, rows = terminal_size(ui.fileno())
                 backend = Vt100Backend(StreamSink(_binary(ui)), color_depth_for(self.env))
-                config = replace(self._config(), resize_reflow=self.options.reflow)
                 self.renderer = Renderer(
-                    backend, columns, rows, config=config, cursor_row=report.row if report else None
+                    backend,
+                    columns,
+                    rows,
+                    config=config_for(replace(self.options, config=self._config()), info),
+                    cursor_row=info.cursor.row if info.cursor else None,
                 )
                 if self.options.record:
                     self._start_recording(self.options.record)

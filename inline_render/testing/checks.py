@@ -27,13 +27,12 @@ from ..state import Config, CursorPhase, SyncPhase
 from ..style import row_text
 from ..terminal import TestTerminal
 from ..theme import draw_log_row
-from ..tick import Renderer, TickResult
+from ..tick import Renderer, TickResult, start_position
 
 __all__ = ["FORBIDDEN", "CheckedRenderer", "forbidden_sequences"]
 
 # ED 2/3, SU/SD, string controls (OSC, DCS, APC, PM, SOS), RIS, and C1 controls (UTF-8 encoded).
 FORBIDDEN = re.compile(rb"\x1b\[[23]J|\x1b\[\d*[ST]|\x1b[\]P_^X]|\x1bc|\xc2[\x80-\x9f]")
-_REGION = re.compile(rb"\x1b\[\d+;\d+r")
 
 
 def forbidden_sequences(data: bytes) -> list[bytes]:
@@ -63,6 +62,7 @@ class CheckedRenderer:
                 self.pyte = None
             else:
                 self.pyte = PyteTerminal(columns, rows, self.renderer.state.config.width_policy)
+                self.pyte.feed(start_position(rows, cursor_row))
         self.history: list[str] = []
         # Every line that belongs above the viewport, in order: inserted rows, and "ghost" lines that a
         # shrinking terminal pushed into scrollback itself (uncommitted text, dialog, status rows).
@@ -108,13 +108,15 @@ class CheckedRenderer:
         """Sort the lines each resize pushed into scrollback: history the core accounted for, or ghosts."""
         for pushed in self.terminal.resize_pushes:
             content = pushed[top:]  # lines above the viewport were history already
-            for index, line in enumerate(content):
-                if index < accounted:
+            for line in content:
+                # The core measures every resize of a tick from the rows it drew before the first one, so the
+                # rows it accounted for are the first ones pushed, whichever resize pushed them.
+                if accounted > 0:
                     self.history.append(line)
+                    accounted -= 1
                 else:
                     self.ghosts.append(line)
                 self.expected_above.append(line)
-            accounted = 0  # only the first resize of a tick can find our frame still intact
             top = max(0, top - len(pushed))
 
     def feed(self, inputs: Iterable[Input] = ()) -> list[Output]:
@@ -140,11 +142,11 @@ class CheckedRenderer:
             self._fail(f"pyte saw forbidden output {self.pyte.violations!r}")
         state = result.state
         if result.effect.rows_inserted:
-            hide, region = data.find(b"\x1b[?25l"), _REGION.search(data)
+            hide, feed = data.find(b"\x1b[?25l"), data.find(b"\n")
             if b"\x1b[?25h" in data:
                 self._fail("an inserting tick showed the cursor")
-            if region is not None and (hide < 0 or hide > region.start()) and self._was_visible:
-                self._fail("the cursor was not hidden before the scroll-region write")
+            if feed >= 0 and (hide < 0 or hide > feed) and self._was_visible:
+                self._fail("the cursor was not hidden before the first line feed")
         top = state.screen.top
         for name, lines, scrollback, cursor in self._emulators():
             self._check_emulator(name, lines, scrollback, cursor, result, top)
