@@ -263,7 +263,7 @@ class InlineApp(AppApi, SessionFeatures):
         task: asyncio.Task[Any] = asyncio.ensure_future(main(self))
         task.add_done_callback(lambda _: self._wake())
         lines = self._start_line_input()
-        self._load_history()
+        self._prepare_composer()
         try:
             while not task.done() and self.exit_code is None:
                 delay = self._next_delay()

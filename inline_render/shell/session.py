@@ -103,7 +103,7 @@ class SessionFeatures:
         self.scheduler.add([answer], urgent=True)
         self._wake()
 
-    def _load_history(self) -> None:
+    def _prepare_composer(self) -> None:
         """Give the composer the history file's lines (oldest first) and vi mode before the first key."""
         front = self.renderer if self.renderer is not None else self.plain
         if self.options.vi_mode and front is not None:
@@ -119,7 +119,6 @@ class SessionFeatures:
         except OSError as error:
             log.warning("cannot read the history file %s: %s", path, error)
             return
-        front = self.renderer if self.renderer is not None else self.plain
         if front is not None:
             front.state = replace(front.state, composer=with_history(front.state.composer, lines))
 
