@@ -176,9 +176,8 @@ class Composer(TextField):
     kill_ring: tuple[str, ...] = field(default=(), compare=False, repr=False)
     pastes: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
     typing: bool = field(default=False, compare=False)
-    vi: bool = field(default=False, compare=False)
-    """Vi editing: Esc enters normal mode (a second Esc interrupts), ``i``/``a``/``A``/``I`` insert again."""
     vi_normal: bool = field(default=False, compare=False)
+    """In vi mode (``Config.vi_mode``): normal mode (Esc entered it; ``i``/``a``/``A``/``I`` leave it)."""
 
 
 def _menu_rows(field: Composer, width: int, policy: WidthPolicy) -> list[str]:

@@ -14,7 +14,7 @@ from ``TextField``.  Keys (emacs flavour, as readline and prompt_toolkit):
 * completion: Tab asks the shell (``CompleteRequest`` output; the answer is a
   ``Completions`` input); several matches open a menu under the text (Tab/Down,
   Shift-Tab/Up move, Enter or Tab... accept, Esc closes); a single match is applied.
-* vi mode (``AppOptions.vi_mode``): Esc enters normal mode (h l 0 $ w b e
+* vi mode (``Config.vi_mode``, ``AppOptions.vi_mode``): Esc enters normal mode (h l 0 $ w b e
   j k x D C u Ctrl-R, i a A I back to insert; Esc again interrupts).
 * a paste longer than ``PASTE_COLLAPSE_LINES`` lines or ``PASTE_COLLAPSE_CHARS``
   characters shows as one placeholder; Enter submits the full text.
@@ -116,7 +116,7 @@ def expand_pastes(composer: Composer, text: str) -> str:
 
 
 def with_history(composer: Composer, lines: tuple[str, ...]) -> Composer:
-    """The composer with ``lines`` (oldest first) as its history, e.g. loaded from a history file."""
+    """The composer with ``lines`` (oldest first) as its history (a ``history.set`` input)."""
     return replace(composer, history=tuple(lines[-_HISTORY_DEPTH:]), history_pos=-1)
 
 
@@ -242,11 +242,11 @@ def _vi_normal(composer: Composer, key: str) -> tuple[Composer, str | None]:
     return composer, None  # other keys type nothing in normal mode
 
 
-def composer_key(composer: Composer, key: str) -> tuple[Composer, Output | None, str | None]:
-    """Apply one key: the new composer, an output (Submit, Interrupt, Quit, CompleteRequest) and the
-    text to log as the user's line (on submit: collapsed pastes expanded)."""
+def composer_key(composer: Composer, key: str, *, vi: bool = False) -> tuple[Composer, Output | None, str | None]:
+    """Apply one key (``vi``: vi editing): the new composer, an output (Submit, Interrupt, Quit,
+    CompleteRequest) and the text to log as the user's line (on submit: collapsed pastes expanded)."""
     key = normalize_key(key)
-    if composer.vi and not composer.search and not composer.menu:
+    if vi and not composer.search and not composer.menu:
         if not composer.vi_normal and key == "escape":
             # Esc leaves insert mode (the cursor steps back onto the last character typed, as in vi).
             start = composer.text.rfind("\n", 0, composer.cursor) + 1
@@ -269,7 +269,7 @@ def composer_key(composer: Composer, key: str) -> tuple[Composer, Output | None,
             return composer, None, None
         full = expand_pastes(composer, text)
         history = composer.history if composer.history[-1:] == (full,) else (*composer.history, full)
-        done = Composer(history=history[-_HISTORY_DEPTH:], kill_ring=composer.kill_ring, vi=composer.vi)
+        done = Composer(history=history[-_HISTORY_DEPTH:], kill_ring=composer.kill_ring)
         return done, Submit(full), full
     if key == "escape":
         return composer, Interrupt("escape"), None

@@ -24,6 +24,7 @@ __all__ = [
     "ConfirmRequest",
     "EditorSet",
     "Fault",
+    "HistorySet",
     "Input",
     "Key",
     "LegacyText",
@@ -267,6 +268,14 @@ class Completions:
 
 
 @dataclass(frozen=True, slots=True)
+class HistorySet:
+    """The composer's history, oldest first (the shell sends it at startup from the history file)."""
+
+    TYPE: ClassVar[str] = "history.set"
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Clock:
     """The current time in seconds: the only source of time (spinners)."""
 
@@ -303,6 +312,7 @@ Input = Union[
     Working,
     EditorSet,
     Completions,
+    HistorySet,
     Clock,
     Fault,
 ]

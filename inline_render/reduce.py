@@ -21,7 +21,7 @@ from typing import Any
 from .app import AppState
 from .composer import normalize_key
 from .dialogs import PickDialog, PromptDialog, open_dialog
-from .editor import apply_completions, composer_key, composer_paste, composer_set
+from .editor import apply_completions, composer_key, composer_paste, composer_set, with_history
 from .evolve import evolve
 from .inputs import (
     Clock,
@@ -30,6 +30,7 @@ from .inputs import (
     ConfirmRequest,
     EditorSet,
     Fault,
+    HistorySet,
     Input,
     Key,
     LegacyText,
@@ -79,7 +80,7 @@ def _key(state: AppState, item: Key, out: Outputs) -> AppState:
         if dialog is None:
             return _next_dialog(replace(state, dialog=None))
         return replace(state, dialog=dialog)
-    composer, output, submitted = composer_key(state.composer, key)
+    composer, output, submitted = composer_key(state.composer, key, vi=state.config.vi_mode)
     if output is not None:
         out.append(output)
     if submitted is not None and state.config.log_submit:  # else the app logs what it accepts (on_submit)
@@ -210,6 +211,10 @@ def _completions(state: AppState, item: Completions, out: Outputs) -> AppState:
     return replace(state, composer=apply_completions(state.composer, item))
 
 
+def _history(state: AppState, item: HistorySet, out: Outputs) -> AppState:
+    return replace(state, composer=with_history(state.composer, item.lines))
+
+
 def _clock(state: AppState, item: Clock, out: Outputs) -> AppState:
     return replace(state, now=item.now)
 
@@ -331,6 +336,7 @@ _HANDLERS: dict[type[Any], Callable[[AppState, Any, Outputs], AppState]] = {
     Working: _working,
     EditorSet: _editor,
     Completions: _completions,
+    HistorySet: _history,
     Clock: _clock,
     Fault: _fault,
     Resize: _resize,

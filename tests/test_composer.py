@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
 from pathlib import Path
 
 from prompt_toolkit.key_binding.key_processor import KeyPress
 from prompt_toolkit.keys import Keys
 
-from inline_render import Completions, Key, Paste, Renderer, Submit
+from inline_render import Completions, Config, HistorySet, Key, Paste, Renderer, Submit
 from inline_render.completion import PathCompleter, SlashCommand, SlashCommands
 from inline_render.editor import composer_key, with_history
 from inline_render.outputs import CompleteRequest
@@ -20,8 +19,7 @@ from inline_render.testing.pilot import run_app
 
 def _renderer(history: tuple[str, ...] = ()) -> Renderer:
     renderer = Renderer.in_memory(60, 12)
-    renderer.state = replace(renderer.state, composer=with_history(renderer.state.composer, history))
-    renderer.feed([])
+    renderer.feed([HistorySet(history)])
     return renderer
 
 
@@ -179,8 +177,8 @@ def test_vi_mode_normal_and_insert() -> None:
     """Vi mode: Esc enters normal mode (keys move, x deletes, A appends), a second Esc interrupts."""
     from inline_render.outputs import Interrupt
 
-    renderer = _renderer()
-    renderer.state = replace(renderer.state, composer=replace(renderer.state.composer, vi=True))
+    renderer = Renderer.in_memory(60, 12, config=Config(vi_mode=True))
+    renderer.feed([])
     assert _keys(renderer, *"hello world", "escape") == []
     assert renderer.state.composer.vi_normal and renderer.state.composer.cursor == 10
     _keys(renderer, "0", "x", "w")
@@ -191,4 +189,18 @@ def test_vi_mode_normal_and_insert() -> None:
     assert renderer.state.composer.text == "ello world"
     assert _keys(renderer, "escape") == [Interrupt("escape")]
     assert _keys(renderer, "enter") == [Submit("ello world")]
-    assert renderer.state.composer.vi and not renderer.state.composer.vi_normal
+    assert not renderer.state.composer.vi_normal
+
+
+def test_a_recorded_session_with_history_replays(tmp_path: Path) -> None:
+    """The history is an input (history.set), so a recording that browses it replays to the same answers."""
+    from inline_render.scenario import load_scenario, replay
+
+    path = tmp_path / "history.jsonl"
+    renderer = Renderer.in_memory(40, 10)
+    with renderer.record_to(path):
+        renderer.feed([HistorySet(("deploy prod",))])
+        outputs = _keys(renderer, "up", "enter")
+    assert outputs == [Submit("deploy prod")]
+    assert '"history.set"' in path.read_text(encoding="utf-8")
+    assert replay(load_scenario(path)).passed

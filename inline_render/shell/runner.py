@@ -236,8 +236,10 @@ class InlineApp(AppApi, SessionFeatures):
         self.mode = OutputMode.INLINE
         self._headless = True
         self._submit_hooked = self.on_submit is not None
-        if self._submit_hooked:
-            renderer.state = replace(renderer.state, config=replace(renderer.state.config, log_submit=False))
+        config = renderer.state.config
+        config = replace(config, log_submit=config.log_submit and not self._submit_hooked)
+        config = replace(config, vi_mode=config.vi_mode or self.options.vi_mode)
+        renderer.state = replace(renderer.state, config=config)  # before the first tick: the header's config
         self.renderer = renderer
         self._feed = feed
         self.scheduler.request(urgent=True)  # draw the empty viewport at once
@@ -246,11 +248,13 @@ class InlineApp(AppApi, SessionFeatures):
     # --- the loop ----------------------------------------------------------------------------
 
     def _config(self) -> Config:
-        """The core's config: with an ``on_submit`` hook the app, not Enter, logs the submitted line."""
+        """The core's config: with an ``on_submit`` hook the app, not Enter, logs the submitted line;
+        ``vi_mode`` from the options."""
         self._submit_hooked = self.on_submit is not None
-        if self.on_submit is None:
-            return self.options.config
-        return replace(self.options.config, log_submit=False)
+        config = self.options.config
+        if self.on_submit is not None:
+            config = replace(config, log_submit=False)
+        return replace(config, vi_mode=True) if self.options.vi_mode else config
 
     def _wake(self) -> None:
         self._wake_event.set()

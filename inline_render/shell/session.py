@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.completion import Completer
@@ -24,8 +23,7 @@ from prompt_toolkit.history import History
 
 from ..completion import complete
 from ..composer import normalize_key
-from ..editor import with_history
-from ..inputs import Input, Key, Status
+from ..inputs import HistorySet, Input, Key, Status
 from ..outputs import CompleteRequest, Output, Quit
 from .lines import LineReader, line_inputs
 from .terminal_io import OutputMode
@@ -104,10 +102,7 @@ class SessionFeatures:
         self._wake()
 
     def _prepare_composer(self) -> None:
-        """Give the composer the history file's lines (oldest first) and vi mode before the first key."""
-        front = self.renderer if self.renderer is not None else self.plain
-        if self.options.vi_mode and front is not None:
-            front.state = replace(front.state, composer=replace(front.state.composer, vi=True))
+        """Send the history file's lines (oldest first) with the first tick: an input, so a recording has it."""
         path = self.options.history_file
         if path is None:
             return
@@ -119,8 +114,8 @@ class SessionFeatures:
         except OSError as error:
             log.warning("cannot read the history file %s: %s", path, error)
             return
-        if front is not None:
-            front.state = replace(front.state, composer=with_history(front.state.composer, lines))
+        if lines:
+            self.scheduler.add([HistorySet(lines)], urgent=True)
 
     def bind(self, key: str, handler: Callable[[InlineApp], object]) -> None:
         """Call ``handler(app)`` for ``key`` (a prompt_toolkit key name: ``c-o``, ``f2``, ``m-x``...) typed in
