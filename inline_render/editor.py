@@ -31,7 +31,7 @@ from prompt_toolkit.document import Document
 from .composer import Composer, TextField, is_text_key, normalize_key
 from .inputs import Completions
 from .outputs import CompleteRequest, Interrupt, Output, Quit, Submit
-from .text import sanitize
+from .text import flatten, sanitize
 
 __all__ = [
     "PASTE_COLLAPSE_CHARS",
@@ -117,16 +117,21 @@ def expand_pastes(composer: Composer, text: str) -> str:
 
 def with_history(composer: Composer, lines: tuple[str, ...]) -> Composer:
     """The composer with ``lines`` (oldest first) as its history (a ``history.set`` input)."""
-    return replace(composer, history=tuple(lines[-_HISTORY_DEPTH:]), history_pos=-1)
+    # A history file is untrusted text like any other: controls become visible before they can be drawn.
+    clean = tuple(TextField().set(line).text for line in lines[-_HISTORY_DEPTH:])
+    return replace(composer, history=clean, history_pos=-1)
 
 
 def apply_completions(composer: Composer, item: Completions) -> Composer:
     """Offer completions computed for this text and cursor (stale ones are dropped)."""
     if item.text != composer.text or item.cursor != composer.cursor or not item.items:
         return composer
-    if len(item.items) == 1:
-        return _accept(replace(composer, menu=item.items, replace=item.replace, selected=0))
-    return replace(composer, menu=item.items, menu_meta=item.meta, replace=item.replace, selected=0)
+    # Completions come from app code reading the disk: one inert row each, before they are drawn or inserted.
+    items = tuple(flatten(text) for text in item.items)
+    meta = tuple(flatten(text) for text in item.meta)
+    if len(items) == 1:
+        return _accept(replace(composer, menu=items, replace=item.replace, selected=0))
+    return replace(composer, menu=items, menu_meta=meta, replace=item.replace, selected=0)
 
 
 def _accept(composer: Composer) -> Composer:

@@ -204,3 +204,15 @@ def test_a_recorded_session_with_history_replays(tmp_path: Path) -> None:
     assert outputs == [Submit("deploy prod")]
     assert '"history.set"' in path.read_text(encoding="utf-8")
     assert replay(load_scenario(path)).passed
+
+
+def test_history_and_completions_are_neutralized() -> None:
+    """Escape sequences in a history file or a completer's items never reach the terminal raw."""
+    renderer = _renderer(("evil \x1b[2J line",))
+    _keys(renderer, "up")
+    assert "\x1b" not in renderer.state.composer.text
+    _keys(renderer, "c-u", "x")
+    renderer.feed([Completions("x", 1, ("x\x1b]52;c;AAAA\x07", "xy"), ("\x1b[31mred",), 1)])
+    assert all("\x1b" not in item for item in (*renderer.state.composer.menu, *renderer.state.composer.menu_meta))
+    screen = "\n".join(renderer.terminal.screen_lines())
+    assert "\x1b" not in screen and "\u241b" in screen  # shown as a visible ESC picture
