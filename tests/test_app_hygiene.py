@@ -141,6 +141,26 @@ def test_piped_lines_answer_a_confirm_dialog_in_order() -> None:
     assert seen[1] == ConfirmAnswer("c1", True) and seen[2] == Submit("bye")
 
 
+def test_jsonl_line_input_takes_input_objects() -> None:
+    """In JSON Lines mode a stdin line that is a JSON object is one input; a bad one is one error entry."""
+    from inline_render import ConfirmAnswer, ConfirmRequest, Submit
+
+    stdin = io.StringIO('ship it\n{"type": "key", "key": "n"}\n{"type": "nope"}\n')
+    out = io.StringIO()
+    app = InlineApp(AppOptions(mode=OutputMode.JSONL), stdin=stdin, stdout=out)
+    seen: list[object] = []
+
+    async def main(app: InlineApp) -> None:
+        async for output in app.outputs():
+            seen.append(output)
+            if output == Submit("ship it"):
+                app.send(ConfirmRequest("c1", "Ship?"))
+
+    assert asyncio.run(asyncio.wait_for(app.run(main), 10)) == 0
+    assert seen[:2] == [Submit("ship it"), ConfirmAnswer("c1", False)]
+    assert '"kind": "error"' in out.getvalue() and "unknown input type 'nope'" in out.getvalue()
+
+
 def test_host_signal_handlers_are_restored_after_run() -> None:
     """The host loop's own SIGTERM handler and a process-level SIGHUP handler work again after the app ran."""
     code = textwrap.dedent(
