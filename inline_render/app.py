@@ -6,9 +6,8 @@ from dataclasses import dataclass, field
 
 from .composer import Composer
 from .dialogs import Dialog
-from .errors import InvalidInput
 from .evolve import fast_init
-from .inputs import MAX_TERMINAL_SIDE, ConfirmRequest, PickRequest, PromptRequest
+from .inputs import ConfirmRequest, PickRequest, PromptRequest, check_terminal_size
 from .log import LogState
 from .state import Config, RenderState
 from .style import Row
@@ -39,9 +38,10 @@ class Screen:
     start_row: int | None = None
     dialog_drawn: bool = False
     broken: bool = False
-    resized_from: tuple[int, int] | None = None
+    resized_from: tuple[int, int, bool] | None = None
     """Set by a resize until the next frame: the cursor's (row index, column) in ``drawn``, which still holds
-    the rows as drawn before the first resize, so a second resize is measured from them too."""
+    the rows as drawn before the first resize, so a second resize is measured from them too; and whether a
+    frame was in flight at any of them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +72,7 @@ def initial_state(config: Config, columns: int, rows: int, cursor_row: int | Non
 
     Sizes are checked like a ``resize`` input: an absurd size is an ``InvalidInput``, never an allocation.
     """
-    for name, value in (("columns", columns), ("rows", rows)):
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_TERMINAL_SIDE:
-            raise InvalidInput(f"terminal size: {name} must be between 1 and {MAX_TERMINAL_SIDE}, got {value!r}")
+    check_terminal_size(columns, rows)
     if cursor_row is not None and not 0 <= cursor_row < rows:
         cursor_row = rows - 1  # a report from before a resize: the bottom row is the safe guess
     return AppState(config=config, columns=columns, rows=rows, screen=Screen(start_row=cursor_row))

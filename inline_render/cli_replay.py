@@ -3,7 +3,8 @@
 One line per scenario (PASS/FAIL/UPDATED/ERROR, ticks, bytes); a failure adds
 the tick, its line, the field and an expected/actual diff.  Exit status: 0 all
 passed, 1 some failed, 2 invalid input (a malformed scenario, a missing path,
-bad options).  Every replay also checks the emulator properties
+bad options); never a traceback for a bad file.  Every line is printed inert (controls quoted
+from a file or its name as ``\\uXXXX``).  Every replay also checks the emulator properties
 (``inline_render.testing.CheckedRenderer``).
 """
 
@@ -16,7 +17,7 @@ from typing import TextIO
 
 from .cli import PROG
 from .errors import ScenarioError
-from .scenario import ReplayResult, find_scenarios, iter_trace_lines, load_scenario, replay, write_scenario
+from .scenario import ReplayResult, find_scenarios, inert, iter_trace_lines, load_scenario, replay, write_scenario
 
 __all__ = ["build_parser", "main"]
 
@@ -37,6 +38,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _say(out: TextIO, line: str) -> None:
+    # File names, messages and diffs quote the scenario file: never print a control from it raw.
+    print(inert(line), file=out)
+
+
 def _summary(result: ReplayResult) -> str:
     return f"{result.ticks_run} ticks, {len(result.data)} bytes"
 
@@ -45,7 +51,7 @@ def _run_one(path: Path, args: argparse.Namespace, out: TextIO) -> int:
     try:
         scenario = load_scenario(path)
     except ScenarioError as error:
-        print(f"ERROR {error}", file=out)
+        _say(out, f"ERROR {error}")
         return EXIT_INVALID
     result = replay(scenario, update=args.update, use_pyte=not args.no_pyte)
     target = path
@@ -59,17 +65,17 @@ def _run_one(path: Path, args: argparse.Namespace, out: TextIO) -> int:
         if args.update and result.updated is not None:
             target = path
             changed = write_scenario(result.updated)
-            print(f"{'UPDATED' if changed else 'PASS'} {path} ({_summary(result)})", file=out)
+            _say(out, f"{'UPDATED' if changed else 'PASS'} {path} ({_summary(result)})")
             return EXIT_OK
     except OSError as error:
-        print(f"ERROR {target}: cannot write: {error.strerror or error}", file=out)
+        _say(out, f"ERROR {target}: cannot write: {error.strerror or error}")
         return EXIT_INVALID
     if result.passed:
-        print(f"PASS {path} ({_summary(result)})", file=out)
+        _say(out, f"PASS {path} ({_summary(result)})")
         return EXIT_OK
     first = result.failures[0]
-    print(f"FAIL {path} ({_summary(result)}) at tick {first.tick}, line {first.line}: {first.field}", file=out)
-    print("  " + result.report(path=path).replace("\n", "\n  "), file=out)
+    _say(out, f"FAIL {path} ({_summary(result)}) at tick {first.tick}, line {first.line}: {first.field}")
+    _say(out, "  " + result.report(path=path).replace("\n", "\n  "))
     return EXIT_FAILED
 
 
@@ -84,19 +90,19 @@ def main(argv: list[str] | None = None, out: TextIO | None = None) -> int:
     try:
         paths = find_scenarios(args.paths)
     except ScenarioError as error:
-        print(f"ERROR {error}", file=out)
+        _say(out, f"ERROR {error}")
         return EXIT_INVALID
     if not paths:
-        print(f"ERROR no *.jsonl scenario files under {' '.join(args.paths)}", file=out)
+        _say(out, f"ERROR no *.jsonl scenario files under {' '.join(args.paths)}")
         return EXIT_INVALID
     if (args.bytes is not None or args.trace is not None) and len(paths) != 1:
-        print(f"ERROR --bytes and --trace need exactly one scenario, got {len(paths)}", file=out)
+        _say(out, f"ERROR --bytes and --trace need exactly one scenario, got {len(paths)}")
         return EXIT_INVALID
     statuses = [_run_one(path, args, out) for path in paths]
     failed = statuses.count(EXIT_FAILED)
     invalid = statuses.count(EXIT_INVALID)
     passed = len(statuses) - failed - invalid
-    print(f"{passed} passed, {failed} failed, {invalid} invalid", file=out)
+    _say(out, f"{passed} passed, {failed} failed, {invalid} invalid")
     if invalid:
         return EXIT_INVALID
     return EXIT_FAILED if failed else EXIT_OK

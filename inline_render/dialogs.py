@@ -8,6 +8,7 @@ so the layout can scroll a dialog taller than the space it gets.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from typing import Union
 
@@ -32,8 +33,13 @@ class DialogView:
     cursor: tuple[int, int] | None = None
 
 
-def _wrapped(text: str, width: int, policy: WidthPolicy, style: object, indent: str = "  ") -> list[Row]:
-    """Sanitized ``text`` word-wrapped under an indent, one row per wrapped row."""
+@functools.lru_cache(maxsize=16)
+def _wrapped(text: str, width: int, policy: WidthPolicy, style: object, indent: str = "  ") -> tuple[Row, ...]:
+    """Sanitized ``text`` word-wrapped under an indent, one row per wrapped row.
+
+    Cached: a dialog is drawn on every tick while it is open, and a runtime's message can be
+    megabytes; re-wrapping it each tick made a tick cost its length (issue 15).
+    """
     rows: list[Row] = []
     room = max(1, width - len(indent))
     for line in sanitize(text).replace("\t", "    ").split("\n"):
@@ -42,7 +48,7 @@ def _wrapped(text: str, width: int, policy: WidthPolicy, style: object, indent: 
             piece, _ = clip_to_width(line[start:end].rstrip(" "), room, policy)
             rows.append((Segment(indent, DEFAULT), Segment(piece, style)) if piece else ())  # type: ignore[arg-type]
             start = end
-    return rows
+    return tuple(rows)
 
 
 def _title(text: str, width: int, policy: WidthPolicy, danger: bool) -> Row:

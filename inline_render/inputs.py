@@ -18,6 +18,8 @@ from .errors import InvalidInput
 
 __all__ = [
     "INPUT_TYPES",
+    "MAX_TERMINAL_CELLS",
+    "MAX_TERMINAL_SIDE",
     "Clock",
     "Completions",
     "ConfirmCancel",
@@ -43,6 +45,7 @@ __all__ = [
     "Resize",
     "Status",
     "Working",
+    "check_terminal_size",
     "input_from_json",
     "input_to_json",
 ]
@@ -50,16 +53,38 @@ __all__ = [
 LOG_KINDS = ("text", "user", "assistant", "status", "tool", "error", "diff", "reasoning", "info", "warn", "success")
 NOTIFY_TYPES = ("info", "warn", "error", "success")
 MAX_TERMINAL_SIDE = 10_000  # absurd sizes are rejected, not allocated
+# A tick's cost grows with the cells the terminal shows (screen diff, emulators): a 4K screen at a 6x12
+# font is about 115,000 cells, an 8K one 460,000.  1,000,000 cells replay in about 0.25 s a tick with pyte.
+MAX_TERMINAL_CELLS = 1_000_000
+MAX_INT = 2**63 - 1  # integer fields (byte counts) beyond this are errors, not arbitrary-precision numbers
+
+
+def check_terminal_size(columns: object, rows: object, where: str = "terminal size") -> None:
+    """Raise ``InvalidInput`` (naming ``where``) unless the size is within the side and cell limits."""
+    for name, value in (("columns", columns), ("rows", rows)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_TERMINAL_SIDE:
+            raise InvalidInput(f"{where}: {name} must be between 1 and {MAX_TERMINAL_SIDE}, got {value!r}")
+    assert isinstance(columns, int) and isinstance(rows, int)
+    if columns * rows > MAX_TERMINAL_CELLS:
+        raise InvalidInput(
+            f"{where}: {columns}x{rows} is {columns * rows:,} cells, more than the limit of {MAX_TERMINAL_CELLS:,}"
+        )
 
 
 @dataclass(frozen=True, slots=True)
 class Resize:
-    """The terminal now has ``columns`` x ``rows`` cells; ``cursor_row`` if re-anchored by a report."""
+    """The terminal now has ``columns`` x ``rows`` cells; ``cursor_row`` if re-anchored by a report.
+
+    ``frames_in_flight``: a frame written before the resize may have been read by the terminal only after
+    it (not acknowledged in time), so its rows were clipped, not re-wrapped: the reflow model must not be
+    trusted for this resize.
+    """
 
     TYPE: ClassVar[str] = "resize"
     columns: int
     rows: int
     cursor_row: int | None = None
+    frames_in_flight: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,9 +353,9 @@ _CHECKS: dict[tuple[str, str], tuple[Any, str]] = {
     ("log.append", "kind"): (lambda v: v in LOG_KINDS, f"one of {', '.join(LOG_KINDS)}"),
     ("notify", "notify_type"): (lambda v: v in NOTIFY_TYPES, f"one of {', '.join(NOTIFY_TYPES)}"),
     ("clock", "now"): (lambda v: math.isfinite(v) and v >= 0, "a finite number >= 0"),
-    ("fault", "after_bytes"): (lambda v: v >= 0, ">= 0"),
-    ("completions", "cursor"): (lambda v: v >= 0, ">= 0"),
-    ("completions", "replace"): (lambda v: v >= 0, ">= 0"),
+    ("fault", "after_bytes"): (lambda v: 0 <= v <= MAX_INT, f"between 0 and {MAX_INT}"),
+    ("completions", "cursor"): (lambda v: 0 <= v <= MAX_INT, f"between 0 and {MAX_INT}"),
+    ("completions", "replace"): (lambda v: 0 <= v <= MAX_INT, f"between 0 and {MAX_INT}"),
 }
 
 
@@ -353,7 +378,12 @@ def _check_type(where: str, name: str, value: Any, annotation: str) -> Any:
             return value
     elif base == "float":
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
+            try:
+                return float(value)
+            except OverflowError:  # an integer beyond any float (JSON allows 10**400)
+                raise InvalidInput(
+                    f"{where}: field '{name}' must be a finite number, got an integer too large for one"
+                ) from None
     elif base == "tuple[str, ...]":
         if isinstance(value, list) and all(isinstance(item, str) for item in value):
             return tuple(value)
@@ -405,6 +435,8 @@ def input_from_json(obj: Any, where: str = "input") -> Input:
         if check is not None and value is not None and not check[0](value):
             raise InvalidInput(f"{where}: field '{name}' must be {check[1]}, got {obj[name]!r}")
         values[name] = value
+    if kind == "resize":
+        check_terminal_size(values["columns"], values["rows"], where)
     if kind == "log.append" and values.get("final") is False and values.get("id") is None:
         raise InvalidInput(f"{where}: a streaming entry (final=false) needs field 'id'")
     result: Input = cls(**values)

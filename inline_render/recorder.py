@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -33,6 +34,8 @@ class ScenarioRecorder:
     stream: TextIO
     ticks: int = 0
     closed: bool = field(default=False)
+    error: str | None = None
+    """Why the recording stopped early (a failed write), if it did."""
     secret_open: bool = False  # a secret prompt had the focus at the end of the last tick
     secret_ids: set[str] = field(default_factory=set)
 
@@ -65,7 +68,7 @@ class ScenarioRecorder:
         return cls(target, stream)
 
     def record(self, inputs: Sequence[Input], result: TickResult) -> None:
-        """Append one tick line."""
+        """Append one tick line; a write that fails stops the recording (``error``), never the app."""
         if self.closed:
             return
         self.secret_ids.update(i.id for i in inputs if isinstance(i, PromptRequest) and i.secret)
@@ -77,8 +80,16 @@ class ScenarioRecorder:
         expect["outputs"] = [output_to_json(self._redact_answer(o)) for o in result.outputs]
         dialog = result.state.dialog
         self.secret_open = isinstance(dialog, PromptDialog) and dialog.request.secret
-        self.stream.write(dumps_line({"inputs": raw, "expect": expect}) + "\n")
-        self.stream.flush()
+        # dumps_line escapes lone surrogates, so the line is always UTF-8; the disk can still fail.
+        try:
+            self.stream.write(dumps_line({"inputs": raw, "expect": expect}) + "\n")
+            self.stream.flush()
+        except (OSError, ValueError) as exc:
+            self.error = f"{self.path}: recording stopped after {self.ticks} ticks: {exc}"
+            self.closed = True
+            with contextlib.suppress(OSError, ValueError):
+                self.stream.close()
+            return
         self.ticks += 1
 
     def _redact(self, item: Input) -> Input:

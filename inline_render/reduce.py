@@ -255,14 +255,20 @@ def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
         return replace(state, columns=item.columns, rows=item.rows)
     drawn = screen.drawn or ()
     cursor_row, column = screen.cursor if screen.cursor is not None else (screen.top + (len(drawn) or 1) - 1, 0)
+    in_flight = item.frames_in_flight
     if screen.resized_from is not None:
-        index, column = screen.resized_from
+        index, column, earlier_in_flight = screen.resized_from
+        in_flight = in_flight or earlier_in_flight
     else:
         index = max(0, cursor_row - screen.top)  # the viewport's rows above the cursor
     column = max(0, column)
-    resized_from = (index, column)
+    resized_from = (index, column, in_flight)
     policy = state.config.width_policy
-    reflow = state.config.resize_reflow and item.columns != screen.drawn_columns and index < len(drawn)
+    # A frame the terminal read after re-wrapping was clipped, not re-wrapped: counting its rows as re-wrapped
+    # would place the top too high and erase committed rows, so only a settled terminal gets the reflow model.
+    reflow = (
+        state.config.resize_reflow and not in_flight and item.columns != screen.drawn_columns and index < len(drawn)
+    )
     # With a cursor report we know the cursor's row; without one, terminals keep it unless it falls off.
     now = item.cursor_row if item.cursor_row is not None else min(cursor_row, item.rows - 1)
     if reflow:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InvalidInput, InvariantViolation, ScenarioError
-from .inputs import MAX_TERMINAL_SIDE, Input, input_from_json
+from .inputs import MAX_TERMINAL_SIDE, Input, check_terminal_size, input_from_json
 from .outputs import output_to_json
 from .state import Config, ConfirmPhase, CursorPhase, RenderState, SyncPhase
 from .testing.checks import CheckedRenderer
@@ -42,6 +42,7 @@ __all__ = [
     "dumps_line",
     "find_scenarios",
     "format_value_diff",
+    "inert",
     "iter_trace_lines",
     "load_scenario",
     "observe",
@@ -64,8 +65,14 @@ _PHASES: dict[str, tuple[str, ...]] = {
 }
 _HEADER_KEYS = {"format", "version", "name", "description", "terminal", "config"}
 _TICK_KEYS = {"inputs", "expect", "note"}
-# Characters json.dumps(ensure_ascii=False) leaves raw but that break lines or hide in editors.
-_ESCAPE_MORE = re.compile("[\x7f-\x9f\u2028\u2029\u200b-\u200f\ufeff]")
+# Characters json.dumps(ensure_ascii=False) leaves raw but that break lines, hide or reorder text in
+# editors (bidi controls), or cannot be written as UTF-8 at all (lone surrogates).
+_ESCAPE_MORE = re.compile("[\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]")
+# What a report may not print raw (file names, messages): C0 but newline, DEL, C1, bidi, surrogates.
+_UNPRINTABLE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# Deeper JSON than this is refused before parsing (the recursion of json.loads would fail far deeper).
+MAX_JSON_DEPTH = 100
+_STRINGS = re.compile(r'"(?:[^"\\]++|\\.)*+"')  # JSON string literals (possessive: linear on huge strings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,10 +127,36 @@ class Scenario:
         return "\n".join(lines) + "\n"
 
 
+def _escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group(0)):04x}"
+
+
 def dumps_line(data: Any) -> str:
-    """One JSON line, readable (non-ASCII kept) but with C1 controls and line separators escaped."""
-    text = json.dumps(data, ensure_ascii=False, separators=(", ", ": "))
-    return _ESCAPE_MORE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+    """One JSON line, readable (non-ASCII kept) but with C1, bidi controls, surrogates and line separators escaped.
+
+    The result is always encodable as UTF-8 and prints inert on a terminal.
+    """
+    return _ESCAPE_MORE.sub(_escape, json.dumps(data, ensure_ascii=False, separators=(", ", ": ")))
+
+
+def inert(text: str) -> str:
+    """``text`` safe to print on a terminal: controls (but newlines), bidi controls and surrogates as ``\\uXXXX``."""
+    return _UNPRINTABLE.sub(_escape, text)
+
+
+def _depth_ok(line: str) -> bool:
+    """Whether the JSON text nests at most ``MAX_JSON_DEPTH`` deep (strings are skipped)."""
+    if line.count("[") + line.count("{") <= MAX_JSON_DEPTH:
+        return True
+    depth = 0
+    for char in _STRINGS.sub("", line):
+        if char in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                return False
+        elif char in "]}":
+            depth -= 1
+    return True
 
 
 # ---------------------------------------------------------------- loading
@@ -197,6 +230,10 @@ def _terminal(where: str, data: Any) -> tuple[int, int, int | None]:
             raise _fail(where, f"missing field 'terminal.{name}'")
     columns = _int(where, "terminal.columns", data["columns"], 1, MAX_TERMINAL_SIDE)
     rows = _int(where, "terminal.rows", data["rows"], 1, MAX_TERMINAL_SIDE)
+    try:
+        check_terminal_size(columns, rows, "field 'terminal'")
+    except InvalidInput as error:
+        raise _fail(where, str(error)) from None
     cursor_row = data.get("cursor_row", 0)
     if cursor_row is not None:
         cursor_row = _int(where, "terminal.cursor_row", cursor_row, 0, rows - 1)
@@ -233,10 +270,14 @@ def parse_scenario(text: str, path: Path | str | None = None, name: str | None =
         raise ScenarioError(f"{label}:1: empty file: missing the header line")
 
     def load(number: int, line: str) -> Any:
+        if not _depth_ok(line):
+            raise ScenarioError(f"{label}:{number}: JSON nested deeper than {MAX_JSON_DEPTH} levels")
         try:
             return json.loads(line)
         except json.JSONDecodeError as error:
             raise ScenarioError(f"{label}:{number}: invalid JSON: {error.msg} (column {error.colno})") from None
+        except (ValueError, RecursionError) as error:  # an integer of over 4,300 digits (int_max_str_digits)
+            raise ScenarioError(f"{label}:{number}: invalid JSON: {error}") from None
 
     number, line = lines[0]
     where = f"{label}:{number}"
@@ -316,7 +357,7 @@ class Failure:
 
 
 def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return _ESCAPE_MORE.sub(_escape, json.dumps(value, ensure_ascii=False))
 
 
 def format_value_diff(expected: Any, actual: Any) -> str:

@@ -13,7 +13,7 @@ from .app import AppState, initial_state
 from .backend import MemorySink, Vt100Backend
 from .effects import EffectResult, plan_terminal_effects, settle
 from .evolve import fast_init
-from .inputs import Input, Resize
+from .inputs import Input, Resize, check_terminal_size
 from .layout import Frame, Layout, compute_layout, draw_frame
 from .outputs import Output
 from .reduce import reduce_inputs
@@ -145,6 +145,7 @@ class InMemoryRenderer(Renderer):
         self, columns: int = 80, rows: int = 24, *, config: Config | None = None, cursor_row: int | None = 0
     ) -> None:
         config = config or Config()
+        check_terminal_size(columns, rows)  # before the terminal's cells are allocated
         self.terminal = TestTerminal(columns, rows, config.width_policy)
         # The shell left the cursor on the start row (the bottom row when it is not known): the frames
         # move relative to it, as they do on a real terminal.

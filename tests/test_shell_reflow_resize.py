@@ -135,3 +135,26 @@ def test_the_reflow_model_follows_the_cursor_tmux_raised() -> None:
     for index in range(12):
         renderer.feed([LogAppend("text", f"line {index}")])
     assert _anchor_row(renderer, Resize(20, 12)) == 5  # no report: the same model
+
+
+def test_a_frame_in_flight_gets_the_model_that_cannot_erase_history() -> None:
+    """A frame the terminal may have read after re-wrapping was clipped, not re-wrapped: the top is then the
+    drawn rows above the cursor, one each (a ghost at worst), never the re-wrapped count (which can reach
+    up into committed rows)."""
+    renderer = _filled(80, 24, 40, 70)
+    screen = renderer.state.screen
+    assert screen.drawn is not None and screen.cursor is not None
+    cursor_row = screen.cursor[0]
+    settled = copy.deepcopy(renderer)
+    assert _anchor_row(settled, Resize(40, 24, cursor_row=cursor_row)) < screen.top  # the reflow model
+    assert _anchor_row(renderer, Resize(40, 24, cursor_row=cursor_row, frames_in_flight=True)) == screen.top
+
+
+def test_one_resize_in_flight_makes_the_whole_tick_cautious() -> None:
+    """Two resizes before one frame are measured as one: if the first had a frame in flight, so has the sum."""
+    renderer = _filled(80, 24, 40, 70)
+    screen = renderer.state.screen
+    assert screen.cursor is not None
+    row = screen.cursor[0]
+    renderer.step([Resize(60, 24, cursor_row=row, frames_in_flight=True), Resize(40, 24, cursor_row=row)])
+    assert renderer.state.screen.top == screen.top

@@ -25,11 +25,12 @@ from inline_render.shell.closing import ENTER_MODES, LEAVE_MODES
 class Pty:
     """A pty whose far side is a TestTerminal that answers cursor-position queries (unless told not to)."""
 
-    def __init__(self, columns: int = 60, rows: int = 16, *, answer: bool = True) -> None:
+    def __init__(self, columns: int = 60, rows: int = 16, *, answer: bool = True, delay: float = 0.0) -> None:
         self.master, self.slave = os.openpty()
         self.set_size(columns, rows)
         self.terminal = TestTerminal(columns, rows)
         self.answer = answer
+        self.delay = delay  # seconds before each batch of answers (a slow terminal)
         self.data = bytearray()
         self.lock = threading.Lock()
         self.stop = False
@@ -53,6 +54,8 @@ class Pty:
                 self.terminal.feed(chunk)
                 queries = chunk.count(b"\x1b[6n")
                 x, y = self.terminal.cursor.x, self.terminal.cursor.y
+            if queries and self.answer and self.delay:
+                time.sleep(self.delay)
             for _ in range(queries if self.answer else 0):
                 os.write(self.master, f"\x1b[{y + 1};{x + 1}R".encode())
 
@@ -249,3 +252,24 @@ def test_a_record_file_that_cannot_be_opened_is_an_error_line_not_a_crash(pty: P
     assert asyncio.run(app.run(main)) == 0
     assert not target.exists()
     assert pty.output().endswith(LEAVE_MODES)
+
+
+def test_replies_owed_at_exit_are_read_before_raw_mode_ends() -> None:
+    """A slow terminal answers the last frame's acknowledgement after the app finished: the reply is read
+    while raw mode still holds, so the tty never echoes it (``^[[5;1R``) after the restore."""
+    pty = Pty(delay=0.15)
+    try:
+        app = pty.app()
+
+        async def main(app: InlineApp) -> None:
+            await _until(lambda: app.renderer is not None and app.renderer.ticks > 0)
+            app.send(LogAppend("text", "last words"))
+            await asyncio.sleep(0.05)
+
+        assert asyncio.run(app.run(main)) == 0
+        time.sleep(0.3)
+        output = pty.output()
+        assert output.endswith(LEAVE_MODES), output[-80:]
+        assert b"^[" not in output
+    finally:
+        pty.close()

@@ -34,6 +34,7 @@ from .codec import DEFAULT_MAX_LINE_BYTES, Decoder, LineSplitter, encode
 from .mapping import Session, SessionConfig, Step
 from .messages import Decoded, ErrorResponse, Message, Request, RequestId, Response
 from .methods import InitializeResult
+from .stdin_writer import StdinWriter
 
 __all__ = ["ClientConfig", "InputSink", "RuntimeClient"]
 
@@ -66,6 +67,7 @@ class RuntimeClient:
         self._timers: dict[RequestId, asyncio.TimerHandle] = {}
         self._closing = False
         self._changed = asyncio.Event()
+        self._stdin: StdinWriter | None = None
 
     @property
     def returncode(self) -> int | None:
@@ -97,6 +99,8 @@ class RuntimeClient:
             self._apply(Step(inputs=(line,)))
             self._apply(self.session.runtime_exited(None, expected=True))
             return None
+        assert self._proc.stdin is not None
+        self._stdin = StdinWriter(self._proc.stdin, lambda text: self._apply(Step(inputs=(LogAppend("status", text),))))
         self._tasks = [asyncio.create_task(self._read_stdout()), asyncio.create_task(self._read_stderr())]
         step = self.session.initialize()
         request_id = next(m.id for m in step.send if isinstance(m, Request))
@@ -172,11 +176,9 @@ class RuntimeClient:
         changed.set()
 
     def _write(self, message: Message) -> None:
-        stdin = self._proc.stdin if self._proc is not None else None
-        if stdin is None or stdin.is_closing():
+        if self._stdin is None or self._stdin.closed:
             return  # the runtime is gone: its exit is reported by the stdout reader
-        with contextlib.suppress(ConnectionError):
-            stdin.write(encode(message))
+        self._stdin.write(encode(message))  # bounded: a runtime that does not read is reported once
         if isinstance(message, Request):
             timeout = self.config.request_timeout
             self._timers[message.id] = asyncio.get_running_loop().call_later(
@@ -200,6 +202,8 @@ class RuntimeClient:
         while data := await self._proc.stdout.read(_READ_SIZE):
             for item in decoder.feed(data):
                 self._receive(item)
+            if self._stdin is not None:
+                await self._stdin.wait_writable()  # backpressure: read no more while it does not read our answers
         for item in decoder.close():
             self._receive(item)
         returncode = await self._proc.wait()

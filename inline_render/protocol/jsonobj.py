@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import sys
 from collections.abc import Callable
 from typing import Any, Self
 
@@ -71,7 +72,12 @@ CONVERTERS: dict[str, Callable[[str, Any], Any]] = {
     "str": _scalar("a string", lambda v: isinstance(v, str)),
     "bool": _scalar("a boolean", lambda v: isinstance(v, bool)),
     "int": _scalar("an integer", _is_int),
-    "float": _scalar("a finite number", lambda v: (_is_int(v) or isinstance(v, float)) and math.isfinite(v), float),
+    # abs(v) <= float max, not math.isfinite: an integer no float holds (JSON allows 10**400) overflows isfinite.
+    "float": _scalar(
+        "a finite number",
+        lambda v: (isinstance(v, float) and math.isfinite(v)) or (_is_int(v) and abs(v) <= sys.float_info.max),
+        float,
+    ),
     "int | str": _scalar("an integer or a string", lambda v: _is_int(v) or isinstance(v, str)),
     "dict[str, Any]": _scalar("an object", lambda v: isinstance(v, dict)),
     "tuple[str, ...]": _scalar(

@@ -1,15 +1,18 @@
-"""Cursor-position queries (``ESC[6n``): replies matched to queries, with a timeout.
+"""Cursor-position queries (``ESC[6n``): replies matched to queries in order, with a timeout.
 
-Replies arrive in the key stream, in the order the queries were sent, and
-some terminals answer late or never.  A reply answers only the newest query:
-a late reply to a query that already timed out is counted off and ignored,
-so it is never taken for the position at a later moment.
+A terminal answers queries in the order they were written, each after everything
+written before it was processed.  So the n-th reply answers the n-th query: a
+late reply to a query that already timed out is matched to that query and never
+taken for the position at a later moment.  The same order makes a query appended
+to a frame an *acknowledgement*: its reply says the terminal has processed the
+frame (``acknowledge``), which tells a resize whether a frame may still have been
+on its way when the terminal changed size.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import collections
 from collections.abc import Callable
 
 from .keys import CursorReport
@@ -17,37 +20,52 @@ from .keys import CursorReport
 __all__ = ["QUERY", "CursorQueries"]
 
 QUERY = b"\x1b[6n"
+MAX_OUTSTANDING = 64  # a terminal this far behind is not asked for acknowledgements any more
 
 
 class CursorQueries:
-    """Sends queries through ``write`` and resolves them from the reports fed to ``on_report``."""
+    """Sends queries through ``write`` and resolves them, oldest first, from the reports fed to ``on_report``."""
 
     def __init__(self, write: Callable[[bytes], None], timeout: float) -> None:
         self.write = write
         self.timeout = timeout
         self.answered = False  # the terminal has answered at least once
-        self._waiters: list[asyncio.Future[CursorReport]] = []
-        self._outstanding = 0
+        self._pending: collections.deque[tuple[asyncio.Future[CursorReport] | None, Callable[[], None] | None]]
+        self._pending = collections.deque()
+
+    @property
+    def outstanding(self) -> int:
+        """Queries written and not answered yet."""
+        return len(self._pending)
 
     async def query(self) -> CursorReport | None:
-        """Where the cursor is now, or None after ``timeout`` seconds."""
+        """Where the cursor is now (after everything written before), or None after ``timeout`` seconds."""
         future: asyncio.Future[CursorReport] = asyncio.get_running_loop().create_future()
-        self._waiters.append(future)
-        self._outstanding += 1
+        self._pending.append((future, None))
         self.write(QUERY)
         try:
-            return await asyncio.wait_for(future, self.timeout)
+            return await asyncio.wait_for(asyncio.shield(future), self.timeout)
         except TimeoutError:
             return None
-        finally:
-            with contextlib.suppress(ValueError):
-                self._waiters.remove(future)
+
+    def acknowledge(self, on_reply: Callable[[], None]) -> bool:
+        """Ask for a reply that acknowledges everything written so far; ``on_reply`` runs when it arrives.
+
+        False (nothing sent) when the terminal never answered or is too far behind.
+        """
+        if not self.answered or len(self._pending) >= MAX_OUTSTANDING:
+            return False
+        self._pending.append((None, on_reply))
+        self.write(QUERY)
+        return True
 
     def on_report(self, report: CursorReport) -> None:
-        """A reply arrived: it answers the waiting queries only if no newer query is still unanswered."""
+        """A reply arrived: it answers the oldest query still waiting for one."""
         self.answered = True
-        self._outstanding = max(0, self._outstanding - 1)
-        if self._outstanding == 0:
-            for future in self._waiters:
-                if not future.done():
-                    future.set_result(report)
+        if not self._pending:
+            return  # an answer nobody asked for (another program's query)
+        future, on_reply = self._pending.popleft()
+        if future is not None and not future.done():
+            future.set_result(report)
+        if on_reply is not None:
+            on_reply()

@@ -7,11 +7,13 @@ like an inline one; only the drawing differs.  Text is written once it is
 escape sequence at all.  With ``ascii`` the output is strict ASCII: kinds
 become tokens such as ``[OK]``, ``[WARN]``, ``[ERROR]`` and other characters
 become ``?``.
+
+JSON Lines mode runs the core on *carried* text and writes every record with one encoder
+(``shell.jsonl``): printable ASCII on the wire, the runtime's exact text after ``json.loads``.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, TextIO
@@ -23,8 +25,9 @@ from ..log import LogRow, LogState, log_rows
 from ..outputs import ConfirmAnswer, Output, PickAnswer, PromptAnswer, output_to_json
 from ..reduce import reduce_inputs
 from ..state import Config
-from ..text import sanitize
+from ..text import flatten
 from ..theme import prefix_for
+from .jsonl import carry_input, encode_record, uncarry_output
 
 __all__ = ["ASCII_PREFIXES", "AnswerTracker", "PlainWriter"]
 
@@ -63,6 +66,8 @@ class PlainWriter:
 
     def feed(self, inputs: Iterable[Input]) -> list[Output]:
         """One reduction: the outputs (answers, submits) it produced; committed text is written."""
+        if self.jsonl:
+            inputs = [carry_input(item) for item in inputs]
         state, outputs = reduce_inputs(self.state, inputs)
         # Printing a dialog is drawing it: the next reduction may activate it.
         screen = replace(state.screen, dialog_drawn=state.dialog is not None)
@@ -77,7 +82,7 @@ class PlainWriter:
             if self.jsonl and self._status:
                 self._json({"type": "status", "text": self._status})
         self.stream.flush()
-        return outputs
+        return [uncarry_output(output) for output in outputs] if self.jsonl else outputs
 
     def close(self) -> None:
         """Write everything still pending, unfinished entries included."""
@@ -101,9 +106,11 @@ class PlainWriter:
         text = entry.text[row.start : row.end].rstrip("\n")
         last = row.end >= len(entry.shown)
         if self.jsonl:
-            self._partial.append(text)
+            # A row that continues a logical line (wider than _UNWRAPPED cells) joins without a newline.
+            self._partial.append(text if row.start > row.line_start or not self._partial else "\n" + text)
             if last:
-                self._json({"type": "log", "kind": entry.kind, "text": "\n".join(self._partial)})
+                text = "".join(self._partial)
+                self._json({"type": "log", "kind": entry.kind, "text": text})
                 self._partial = []
             return
         first = row.start == 0
@@ -156,11 +163,11 @@ class PlainWriter:
 
     def _lines(self, lines: list[str]) -> None:
         for line in lines:
-            clean = sanitize(line).replace("\n", " ")
+            clean = flatten(line)  # one row: newlines and tabs (a cursor movement) become spaces
             self.stream.write((_ascii(clean) if self.ascii else clean) + "\n")
 
     def _json(self, data: dict[str, Any]) -> None:
-        self.stream.write(json.dumps(data, ensure_ascii=self.ascii) + "\n")
+        self.stream.write(encode_record(data) + "\n")
 
 
 class AnswerTracker:

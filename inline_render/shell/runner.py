@@ -28,6 +28,8 @@ import contextlib
 import logging
 import math
 import os
+import re
+import select
 import signal
 import sys
 import time
@@ -56,6 +58,8 @@ from .session import CTRL_C_HINT, SessionFeatures
 from .terminal_io import OutputMode, color_depth_for, resolve_mode, stream_is_tty, terminal_size
 
 __all__ = ["CTRL_C_HINT", "AppOptions", "InlineApp", "Main", "config_for", "run"]
+
+_REPORT = re.compile(rb"\x1b\[\d+;\d+R")
 
 Main = Callable[["InlineApp"], Awaitable[Any]]
 # Signals that end the app, with the exit status a shell reports for them; a platform without one
@@ -164,6 +168,8 @@ class InlineApp(AppApi, SessionFeatures):
         self._resize_task: asyncio.Task[None] | None = None
         self._resize_epoch = 0
         self._queued_size: tuple[int, int] | None = None
+        self._frames_written = 0  # frames written to the terminal (inline mode)
+        self._frames_settled = 0  # the last of them known processed before any resize
         self._signals: list[tuple[signal.Signals, Any]] = []
 
     # --- the application's side ------------------------------------------------------------
@@ -323,12 +329,30 @@ class InlineApp(AppApi, SessionFeatures):
             outputs = self._feed(feed)
         elif self.renderer is not None:
             outputs = self.renderer.feed(feed)
+            last = self.renderer.last
+            if last is not None and last.effect.bytes_written:
+                self._acknowledge_frame()
         elif self.plain is not None:
             outputs = self.plain.feed(feed)
         else:  # pragma: no cover - _drive runs only once a front end exists
             return
         for output in outputs:
             self._handle_output(output)
+
+    def _acknowledge_frame(self) -> None:
+        """Ask the terminal to acknowledge the frame just written (a cursor query after it).
+
+        A frame acknowledged while the terminal still had the size it was drawn for was processed before any
+        later resize: a resize then knows no frame was in flight (see ``Resize.frames_in_flight``).
+        """
+        self._frames_written += 1
+        frame, size = self._frames_written, self._queued_size
+
+        def acknowledged() -> None:
+            if self._ui is not None and terminal_size(self._ui.fileno(), (0, 0)) == size:
+                self._frames_settled = max(self._frames_settled, frame)
+
+        self._cursor.acknowledge(acknowledged)
 
     def _handle_output(self, output: Output) -> None:
         if isinstance(output, Interrupt) and output.key == "c-c":
@@ -428,7 +452,7 @@ class InlineApp(AppApi, SessionFeatures):
                 assert self._ui is not None
                 size = terminal_size(self._ui.fileno(), (renderer.state.columns, renderer.state.rows))
                 if size != (renderer.state.columns, renderer.state.rows):
-                    pending.append(Resize(*size))
+                    pending.append(Resize(*size, frames_in_flight=True))
                 if pending:
                     renderer.feed(pending)
             except Exception:  # the transcript is still written below; an error here must not stop that
@@ -440,6 +464,34 @@ class InlineApp(AppApi, SessionFeatures):
                 with contextlib.suppress(Exception):
                     recorder.close()
         self._write_raw(LEAVE_MODES)
+        self._drain_replies()
+
+    def _drain_replies(self) -> None:
+        """Wait (at most ``cpr_timeout``) for the cursor reports still owed: one arriving after raw mode ends
+        would be echoed onto the screen (``^[[5;1R``) and left for the shell to read as typed text."""
+        owed = self._cursor.outstanding
+        if not owed or self._input is None:
+            return
+        try:
+            fd = self._input.fileno()
+        except Exception:
+            return
+        deadline = time.monotonic() + self.options.cpr_timeout
+        data = b""
+        while len(_REPORT.findall(data)) < owed:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return
+            try:
+                ready, _, _ = select.select([fd], [], [], remaining)
+                if not ready:
+                    return
+                chunk = os.read(fd, 4096)
+            except (OSError, ValueError):
+                return
+            if not chunk:
+                return
+            data += chunk
 
     def _write_raw(self, data: bytes) -> None:
         if self._ui is None:
@@ -507,7 +559,12 @@ class InlineApp(AppApi, SessionFeatures):
             assert self._ui is not None
             size = terminal_size(self._ui.fileno(), self._queued_size or (80, 24))
             self._queued_size = size
-            self.scheduler.add([Resize(size[0], size[1], report.row if report else None)], urgent=True)
+            # The report came after every acknowledgement asked before it: a frame not acknowledged as
+            # processed at its own size may have been read after the resize (or the terminal never says).
+            in_flight = report is None or self._frames_settled < self._frames_written
+            self._frames_settled = self._frames_written
+            resize = Resize(size[0], size[1], report.row if report else None, frames_in_flight=in_flight)
+            self.scheduler.add([resize], urgent=True)
         finally:
             self._resize_task = None
             self._wake()
