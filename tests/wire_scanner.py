@@ -120,10 +120,10 @@ RENDERER_SEQUENCES = {
     "CSI": re.compile(
         "|".join(
             [
-                rf"\x1b\[{_NUMBER};{_NUMBER}H",  # CUP: move the cursor
+                rf"\x1b\[(?:{_NUMBER})?[AB]",  # CUU / CUD: the cursor up / down (every move is relative)
+                rf"\x1b\[{_NUMBER}G",  # CHA: the cursor to a column of its row
                 r"\x1b\[K",  # EL 0: erase to the end of the line
                 r"\x1b\[J",  # ED 0: erase to the end of the screen (never 2J or 3J)
-                rf"\x1b\[(?:{_NUMBER};{_NUMBER})?r",  # DECSTBM: set / reset the scroll region
                 rf"\x1b\[(?:{_NUMBER}(?:;{_NUMBER})*)?m",  # SGR
                 r"\x1b\[\?(?:25|2026)[hl]",  # DECTCEM cursor visibility, synchronized output
             ]
