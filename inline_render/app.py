@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .composer import TextField
+from .composer import Composer
 from .dialogs import Dialog
 from .evolve import fast_init
 from .inputs import ConfirmRequest, PickRequest, PromptRequest, check_terminal_size
@@ -56,7 +56,7 @@ class AppState:
     rows: int
     render: RenderState = field(default_factory=RenderState)
     log: LogState = field(default_factory=LogState)
-    composer: TextField = field(default_factory=TextField)
+    composer: Composer = field(default_factory=Composer)
     dialog: Dialog | None = None
     queued: tuple[DialogRequest, ...] = ()
     status: str = ""

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from prompt_toolkit.output.color_depth import ColorDepth
 
 from .backend import Vt100Backend
+from .cli import PROG, help_text
 from .inputs import Input, Key, LogAppend, LogDelta, LogFinish, Resize
 from .state import Config, SyncPhase
 from .tick import Renderer, TickResult
@@ -498,7 +499,7 @@ def machine() -> dict[str, object]:
 
 def main(argv: list[str]) -> int:
     """Entry point of ``python -m inline_render bench``."""
-    parser = argparse.ArgumentParser(prog="inline_render bench", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog=f"{PROG} bench", description=help_text(__doc__.split("\n\n")[0]))
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON to FILE")
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
     parser.add_argument("--peers", action="store_true", help="also run W1 through Rich Live and prompt_toolkit")
@@ -518,7 +519,7 @@ def main(argv: list[str]) -> int:
     names = args.only.split(",") if args.only else workload_names(args.quick)
     bad = [name for name in names if not _valid_name(name)]
     if bad:
-        print(f"inline_render bench: unknown workload {', '.join(bad)} (known: w1:N, w2, w3:N, w4)", file=sys.stderr)
+        print(f"{PROG} bench: unknown workload {', '.join(bad)} (known: w1:N, w2, w3:N, w4)", file=sys.stderr)
         return 2
     results: list[dict[str, object]] = []
     for name in names:

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from .cli import PROG
 from .errors import ScenarioError
 from .scenario import ReplayResult, find_scenarios, inert, iter_trace_lines, load_scenario, replay, write_scenario
 
@@ -26,7 +27,7 @@ EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
 def build_parser() -> argparse.ArgumentParser:
     """The ``replay`` subcommand's argument parser."""
     parser = argparse.ArgumentParser(
-        prog="python -m inline_render replay",
+        prog=f"{PROG} replay",
         description="Replay scenario files (*.jsonl) through the renderer and check every expectation.",
     )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or directories (searched recursively)")

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import wcwidth
 
-from .text import WidthPolicy, sanitize, text_width, wrap_line
+from .text import WidthPolicy, clip_to_width, sanitize, text_width, wrap_line
 
-__all__ = ["KEY_ALIASES", "TextField", "normalize_key", "render_field"]
+__all__ = ["KEY_ALIASES", "MENU_ROWS", "Composer", "TextField", "is_text_key", "normalize_key", "render_field"]
+
+MENU_ROWS = 5  # completion menu rows shown under the composer's text (a window around the selection)
 
 # prompt_toolkit names several keys by their control code; we accept both spellings.
 KEY_ALIASES = {
@@ -150,6 +152,48 @@ class TextField:
         return position
 
 
+@dataclass(frozen=True, slots=True)
+class Composer(TextField):
+    """The composer: a text field with history, undo, a kill ring, reverse search and a completion menu.
+
+    Only the fields that change what is drawn take part in equality (and so in the layout's row cache):
+    the text, the cursor, the menu and the search.  History, undo/redo, the kill ring and collapsed
+    pastes are carried along (compare=False).  Editing is in ``inline_render.editor``.
+    """
+
+    menu: tuple[str, ...] = ()
+    """Completions on offer (each the text that replaces the ``replace`` characters before the cursor)."""
+    menu_meta: tuple[str, ...] = ()
+    selected: int = 0
+    replace: int = 0
+    search: str | None = None
+    """The Ctrl-R query while searching the history (the text is the match)."""
+    history: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    history_pos: int = field(default=-1, compare=False)
+    draft: str = field(default="", compare=False, repr=False)
+    undo: tuple[tuple[str, int], ...] = field(default=(), compare=False, repr=False)
+    redo: tuple[tuple[str, int], ...] = field(default=(), compare=False, repr=False)
+    kill_ring: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    pastes: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
+    typing: bool = field(default=False, compare=False)
+    vi_normal: bool = field(default=False, compare=False)
+    """In vi mode (``Config.vi_mode``): normal mode (Esc entered it; ``i``/``a``/``A``/``I`` leave it)."""
+
+
+def _menu_rows(field: Composer, width: int, policy: WidthPolicy) -> list[str]:
+    """The menu (a window of ``MENU_ROWS`` around the selection) or the search line, clipped to ``width``."""
+    if field.search is not None:
+        found = "" if field.text or not field.search else " (no match)"
+        return [clip_to_width(f"search: {field.search}{found}", width, policy)[0]]
+    start = max(0, min(field.selected - MENU_ROWS // 2, len(field.menu) - MENU_ROWS))
+    rows = []
+    for index in range(start, min(len(field.menu), start + MENU_ROWS)):
+        mark = "\u25b8 " if index == field.selected else "  "
+        meta = field.menu_meta[index] if index < len(field.menu_meta) else ""
+        rows.append(clip_to_width(f"{mark}{field.menu[index]}{'  ' + meta if meta else ''}", width, policy)[0])
+    return rows
+
+
 def render_field(
     field: TextField, width: int, policy: WidthPolicy, *, mask: bool = False
 ) -> tuple[list[str], int, int]:
@@ -184,4 +228,6 @@ def render_field(
             rows.append("")
         cursor_row += 1
         cursor_col = 0
+    if isinstance(field, Composer) and (field.menu or field.search is not None):
+        rows += _menu_rows(field, width, policy)  # the menu is part of the composer's layout, under its text
     return rows, cursor_row, cursor_col

@@ -23,6 +23,7 @@ import shlex
 import sys
 from collections.abc import Sequence
 
+from .cli import PROG, help_text
 from .inputs import ConfirmRequest, Input, LogAppend, LogClear, PickRequest, PromptRequest, Status
 from .outputs import Interrupt, Quit, Submit
 from .protocol.client import ClientConfig, RuntimeClient
@@ -126,7 +127,7 @@ class Demo:
             if isinstance(output, Submit) and output.text.strip().startswith("/"):
                 self._command(output.text.strip())
             elif isinstance(output, Interrupt) and output.key == "c-c" and not client.session.busy:
-                app.send(LogAppend("status", "Press Ctrl-C again (or Ctrl-D) to exit."))
+                continue  # nothing runs; the status line already says how to exit (the runner's Ctrl-C hint)
             elif isinstance(output, Quit):
                 return
             else:
@@ -196,8 +197,8 @@ def _rate(text: str) -> float:
 def build_parser() -> argparse.ArgumentParser:
     """The ``demo`` command's arguments."""
     parser = argparse.ArgumentParser(
-        prog="python -m inline_render demo",
-        description=__doc__,
+        prog=f"{PROG} demo",
+        description=help_text(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--script", action="store_true", help="play unattended (default when stdin is not a TTY)")
@@ -237,6 +238,7 @@ def main(argv: list[str] | None = None) -> int:
         ascii=args.ascii,
         result_stdout=args.result_stdout,
         record=args.record,
+        line_input=False,  # the demo types its own prompts when unattended; stdin is not a script
     )
     demo = Demo(command, prompts, unattended=unattended, first_auto=bool(prompts))
     app = InlineApp(options)

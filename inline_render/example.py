@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
+
+from .cli import PROG, help_text
 from .inputs import ConfirmRequest, Key, LogAppend, LogDelta, LogFinish, PermissionPreview, Status
 from .state import Config
 from .tick import Renderer
@@ -11,6 +14,7 @@ __all__ = ["main"]
 
 def main(argv: list[str]) -> int:
     """Stream a short session and print the terminal (scrollback, screen, cursor) it produced."""
+    argparse.ArgumentParser(prog=f"{PROG} example", description=help_text(__doc__)).parse_args(argv)
     renderer = Renderer.in_memory(60, 12, config=Config(viewport_height=6))
     renderer.feed([Status("thinking")])
     renderer.feed([LogAppend("user", "Explain inline rendering")])

@@ -30,6 +30,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import sys
 from typing import Any
 
@@ -306,7 +307,7 @@ async def serve(options: argparse.Namespace) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m inline_render.fake_runtime",
-        description=__doc__,
+        description=re.sub(r"`{1,2}([^`]+)`{1,2}", r"\1", __doc__ or ""),  # --help shows no raw backticks
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--legacy", action="store_true", help="send the preflight as legacy text lines")

@@ -21,10 +21,12 @@ __all__ = [
     "MAX_TERMINAL_CELLS",
     "MAX_TERMINAL_SIDE",
     "Clock",
+    "Completions",
     "ConfirmCancel",
     "ConfirmRequest",
     "EditorSet",
     "Fault",
+    "HistorySet",
     "Input",
     "Key",
     "LegacyText",
@@ -110,6 +112,13 @@ class LogAppend:
     text: str
     id: str | None = None
     final: bool = True
+
+    def __post_init__(self) -> None:
+        # The Python API is held to the JSON path's rules: a typo'd kind or an unreachable stream fails here.
+        if self.kind not in LOG_KINDS:
+            raise InvalidInput(f"log.append: field 'kind' must be one of {', '.join(LOG_KINDS)}, got {self.kind!r}")
+        if not self.final and self.id is None:
+            raise InvalidInput("log.append: a streaming entry (final=False) needs field 'id'")
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +257,11 @@ class Notify:
     message: str
     notify_type: str = "info"
 
+    def __post_init__(self) -> None:
+        if self.notify_type not in NOTIFY_TYPES:
+            allowed = ", ".join(NOTIFY_TYPES)
+            raise InvalidInput(f"notify: field 'notify_type' must be one of {allowed}, got {self.notify_type!r}")
+
 
 @dataclass(frozen=True, slots=True)
 class Working:
@@ -263,6 +277,27 @@ class EditorSet:
 
     TYPE: ClassVar[str] = "editor.set"
     text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Completions:
+    """Completions for the composer (the answer to a ``complete.request`` output): each item replaces the
+    ``replace`` characters before the cursor.  Ignored unless the composer still holds ``text``/``cursor``."""
+
+    TYPE: ClassVar[str] = "completions"
+    text: str
+    cursor: int
+    items: tuple[str, ...]
+    meta: tuple[str, ...] = ()
+    replace: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class HistorySet:
+    """The composer's history, oldest first (the shell sends it at startup from the history file)."""
+
+    TYPE: ClassVar[str] = "history.set"
+    lines: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,6 +336,8 @@ Input = Union[
     Notify,
     Working,
     EditorSet,
+    Completions,
+    HistorySet,
     Clock,
     Fault,
 ]
@@ -317,6 +354,8 @@ _CHECKS: dict[tuple[str, str], tuple[Any, str]] = {
     ("notify", "notify_type"): (lambda v: v in NOTIFY_TYPES, f"one of {', '.join(NOTIFY_TYPES)}"),
     ("clock", "now"): (lambda v: math.isfinite(v) and v >= 0, "a finite number >= 0"),
     ("fault", "after_bytes"): (lambda v: 0 <= v <= MAX_INT, f"between 0 and {MAX_INT}"),
+    ("completions", "cursor"): (lambda v: 0 <= v <= MAX_INT, f"between 0 and {MAX_INT}"),
+    ("completions", "replace"): (lambda v: 0 <= v <= MAX_INT, f"between 0 and {MAX_INT}"),
 }
 
 
@@ -345,6 +384,10 @@ def _check_type(where: str, name: str, value: Any, annotation: str) -> Any:
                 raise InvalidInput(
                     f"{where}: field '{name}' must be a finite number, got an integer too large for one"
                 ) from None
+    elif base == "tuple[str, ...]":
+        if isinstance(value, list) and all(isinstance(item, str) for item in value):
+            return tuple(value)
+        raise InvalidInput(f"{where}: field '{name}' must be a list of strings")
     elif base == "tuple[PickOption, ...]":
         if isinstance(value, list):
             return tuple(_pick_option(f"{where}: field '{name}'[{i}]", item) for i, item in enumerate(value))
@@ -408,7 +451,7 @@ def input_to_json(value: Input) -> dict[str, Any]:
         if field.default is not dataclasses.MISSING and item == field.default:
             continue
         if isinstance(item, tuple):
-            item = [_option_json(o) for o in item]
+            item = [o if isinstance(o, str) else _option_json(o) for o in item]
         out[field.name] = item
     return out
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Union
 
 __all__ = [
+    "CompleteRequest",
     "ConfirmAnswer",
     "Interrupt",
     "Output",
@@ -63,13 +64,22 @@ class Interrupt:
 
 
 @dataclass(frozen=True, slots=True)
+class CompleteRequest:
+    """Tab in the composer: the shell asks the app's completer and answers with a ``completions`` input."""
+
+    TYPE: ClassVar[str] = "complete.request"
+    text: str
+    cursor: int
+
+
+@dataclass(frozen=True, slots=True)
 class Quit:
     """Ctrl-D on an empty composer: the user asks to exit."""
 
     TYPE: ClassVar[str] = "quit"
 
 
-Output = Union[Submit, ConfirmAnswer, PromptAnswer, PickAnswer, Interrupt, Quit]
+Output = Union[Submit, ConfirmAnswer, PromptAnswer, PickAnswer, Interrupt, Quit, CompleteRequest]
 
 
 def output_to_json(output: Output) -> dict[str, Any]:
@@ -89,4 +99,6 @@ def output_to_json(output: Output) -> dict[str, Any]:
         data.update(id=output.id, ids=list(output.ids))
     elif isinstance(output, Interrupt):
         data["key"] = output.key
+    elif isinstance(output, CompleteRequest):
+        data.update(text=output.text, cursor=output.cursor)
     return data

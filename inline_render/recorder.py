@@ -9,8 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from .inputs import Fault, Input, input_to_json
-from .outputs import output_to_json
+from .composer import is_text_key
+from .dialogs import PromptDialog
+from .inputs import Fault, Input, Key, Paste, PromptRequest, input_to_json
+from .outputs import Output, PromptAnswer, output_to_json
 from .scenario import Scenario, dumps_line
 from .tick import Renderer, TickResult
 
@@ -22,7 +24,8 @@ class ScenarioRecorder:
     """Appends every tick a ``Renderer`` runs to a scenario file (see ``Renderer.record_to``).
 
     Each tick's inputs are written with the resulting RenderState fields and
-    outputs as ``expect``.  A write that failed on its own (not through a
+    outputs as ``expect``.  What the user types into a ``secret`` prompt (and
+    its answer) is stored as ``*`` characters.  A write that failed on its own (not through a
     ``fault`` input) is recorded as a ``fault`` input with the bytes that got
     through, so the replay fails the same way.
     """
@@ -33,6 +36,8 @@ class ScenarioRecorder:
     closed: bool = field(default=False)
     error: str | None = None
     """Why the recording stopped early (a failed write), if it did."""
+    secret_open: bool = False  # a secret prompt had the focus at the end of the last tick
+    secret_ids: set[str] = field(default_factory=set)
 
     @classmethod
     def create(
@@ -66,12 +71,15 @@ class ScenarioRecorder:
         """Append one tick line; a write that fails stops the recording (``error``), never the app."""
         if self.closed:
             return
-        raw = [input_to_json(item) for item in inputs]
+        self.secret_ids.update(i.id for i in inputs if isinstance(i, PromptRequest) and i.secret)
+        raw = [input_to_json(self._redact(item)) for item in inputs]
         effect = result.effect
         if not effect.complete and not any(isinstance(item, Fault) for item in inputs):
             raw.append(input_to_json(Fault(effect.bytes_written)))
         expect = dict(result.state.render.to_json())
-        expect["outputs"] = [output_to_json(o) for o in result.outputs]
+        expect["outputs"] = [output_to_json(self._redact_answer(o)) for o in result.outputs]
+        dialog = result.state.dialog
+        self.secret_open = isinstance(dialog, PromptDialog) and dialog.request.secret
         # dumps_line escapes lone surrogates, so the line is always UTF-8; the disk can still fail.
         try:
             self.stream.write(dumps_line({"inputs": raw, "expect": expect}) + "\n")
@@ -83,6 +91,21 @@ class ScenarioRecorder:
                 self.stream.close()
             return
         self.ticks += 1
+
+    def _redact(self, item: Input) -> Input:
+        """What is typed into a secret prompt is stored as ``*``: the replay still answers alike, with stars."""
+        if not self.secret_open:
+            return item
+        if isinstance(item, Key) and is_text_key(item.key):
+            return Key("*")
+        if isinstance(item, Paste):
+            return Paste("*" * len(item.text))
+        return item
+
+    def _redact_answer(self, output: Output) -> Output:
+        if isinstance(output, PromptAnswer) and output.id in self.secret_ids and output.value is not None:
+            return PromptAnswer(output.id, "*" * len(output.value))
+        return output
 
     def close(self) -> None:
         """Stop recording and close the file."""

@@ -21,13 +21,16 @@ from typing import Any
 from .app import AppState
 from .composer import normalize_key
 from .dialogs import PickDialog, PromptDialog, open_dialog
+from .editor import apply_completions, composer_key, composer_paste, composer_set, with_history
 from .evolve import evolve
 from .inputs import (
     Clock,
+    Completions,
     ConfirmCancel,
     ConfirmRequest,
     EditorSet,
     Fault,
+    HistorySet,
     Input,
     Key,
     LegacyText,
@@ -47,7 +50,7 @@ from .inputs import (
     Working,
 )
 from .log import LogState, log_rows
-from .outputs import Interrupt, Output, Quit, Submit
+from .outputs import Interrupt, Output
 from .preflight import is_diff_line, match_preview_header, match_ready, preview_header, ready_line
 from .state import ConfirmPhase, RenderState
 from .text import flatten
@@ -76,26 +79,18 @@ def _key(state: AppState, item: Key, out: Outputs) -> AppState:
         if dialog is None:
             return _next_dialog(replace(state, dialog=None))
         return replace(state, dialog=dialog)
-    composer = state.composer
-    if key == "enter":
-        if not composer.text.strip():
-            return state
-        out.append(Submit(composer.text))
-        return evolve(state, composer=composer.set(""), log=state.log.append("user", composer.text))
-    if key == "escape":
-        out.append(Interrupt("escape"))
-        return state
-    if key == "c-d" and not composer.text:
-        out.append(Quit())
-        return state
-    edited = composer.edit(key)
-    return state if edited is None else evolve(state, composer=edited)
+    composer, output, submitted = composer_key(state.composer, key, vi=state.config.vi_mode)
+    if output is not None:
+        out.append(output)
+    if submitted is not None and state.config.log_submit:  # else the app logs what it accepts (on_submit)
+        return evolve(state, composer=composer, log=state.log.append("user", submitted))
+    return state if composer is state.composer else evolve(state, composer=composer)
 
 
 def _paste(state: AppState, item: Paste, out: Outputs) -> AppState:
     dialog = state.dialog
     if dialog is None:
-        return replace(state, composer=state.composer.insert(item.text.replace("\r\n", "\n")))
+        return replace(state, composer=composer_paste(state.composer, item.text))
     if state.render.confirm_phase is ConfirmPhase.PENDING:
         return state
     if isinstance(dialog, (PromptDialog, PickDialog)):
@@ -208,7 +203,15 @@ def _working(state: AppState, item: Working, out: Outputs) -> AppState:
 
 
 def _editor(state: AppState, item: EditorSet, out: Outputs) -> AppState:
-    return replace(state, composer=state.composer.set(item.text))
+    return replace(state, composer=composer_set(state.composer, item.text))
+
+
+def _completions(state: AppState, item: Completions, out: Outputs) -> AppState:
+    return replace(state, composer=apply_completions(state.composer, item))
+
+
+def _history(state: AppState, item: HistorySet, out: Outputs) -> AppState:
+    return replace(state, composer=with_history(state.composer, item.lines))
 
 
 def _clock(state: AppState, item: Clock, out: Outputs) -> AppState:
@@ -306,6 +309,8 @@ _HANDLERS: dict[type[Any], Callable[[AppState, Any, Outputs], AppState]] = {
     Notify: _notify,
     Working: _working,
     EditorSet: _editor,
+    Completions: _completions,
+    HistorySet: _history,
     Clock: _clock,
     Fault: _fault,
     Resize: _resize,

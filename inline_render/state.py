@@ -119,6 +119,11 @@ class Config:
     """Drawn before the composer's first row."""
     placeholder: str = ""
     """Dim text shown in an empty composer."""
+    vi_mode: bool = False
+    """The composer edits with vi keys (Esc: normal mode) instead of emacs keys."""
+    log_submit: bool = True
+    """Enter logs the composer's text as a ``user`` entry at once; False leaves that to the app
+    (``InlineApp.on_submit`` refuses or rewrites a line before it is logged)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.viewport_height <= 10_000:

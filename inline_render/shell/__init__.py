@@ -8,6 +8,7 @@ the exit sequence and ``plain`` for the non-TTY transcript.
 
 from __future__ import annotations
 
+from .api import Stream, WorkingScope
 from .closing import ENTER_MODES, LEAVE_MODES, closing_plan
 from .cursor import CursorQueries
 from .keys import CursorReport, map_key_presses, parse_cursor_report
@@ -29,9 +30,11 @@ __all__ = [
     "Main",
     "OutputMode",
     "PlainWriter",
+    "Stream",
     "TerminalFamily",
     "TerminalInfo",
     "TickScheduler",
+    "WorkingScope",
     "closing_plan",
     "color_depth_for",
     "config_for",

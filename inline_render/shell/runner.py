@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import math
 import os
 import re
@@ -43,23 +44,33 @@ from ..app import AppState
 from ..backend import StreamSink, Vt100Backend
 from ..composer import normalize_key
 from ..inputs import Clock, Input, Key, LogAppend, Resize
-from ..outputs import Interrupt, Output, Quit
+from ..outputs import CompleteRequest, Interrupt, Output, Quit, Submit
 from ..state import Config
 from ..tick import Renderer
+from .api import AppApi
 from .closing import ENTER_MODES, LEAVE_MODES, closing_plan
 from .cursor import CursorQueries
 from .keys import CursorReport, map_key_presses
 from .plain import AnswerTracker, PlainWriter
 from .probe import TerminalInfo, probe_terminal
 from .schedule import DEFAULT_MAX_RATE, TickScheduler
+from .session import CTRL_C_HINT, SessionFeatures
 from .terminal_io import OutputMode, color_depth_for, resolve_mode, stream_is_tty, terminal_size
 
-__all__ = ["AppOptions", "InlineApp", "Main", "config_for", "run"]
+__all__ = ["CTRL_C_HINT", "AppOptions", "InlineApp", "Main", "config_for", "run"]
 
 _REPORT = re.compile(rb"\x1b\[\d+;\d+R")
 
 Main = Callable[["InlineApp"], Awaitable[Any]]
-_EXIT_SIGNALS = {signal.SIGTERM: 143, signal.SIGINT: 130, signal.SIGHUP: 129}
+# Signals that end the app, with the exit status a shell reports for them; a platform without one
+# (Windows has no SIGHUP nor SIGWINCH) simply goes without.
+_EXIT_SIGNALS = {
+    number: code
+    for name, code in (("SIGTERM", 143), ("SIGINT", 130), ("SIGHUP", 129))
+    if (number := getattr(signal, name, None)) is not None
+}
+_SIGWINCH: signal.Signals | None = getattr(signal, "SIGWINCH", None)
+log = logging.getLogger(__name__)  # the library's own diagnostics; the application adds the handlers
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +98,16 @@ class AppOptions:
     reflow: bool | None = None
     """Whether the terminal re-wraps rows on a width change; None (the default): asked of the terminal at
     startup (``TerminalFamily.reflows``).  Unknown terminals get the model that cannot erase a committed row."""
+    ctrl_c_window: float = 2.0
+    """Seconds after a Ctrl-C in which a second Ctrl-C exits (the status line says so meanwhile)."""
+    history_file: str | None = None
+    """The composer's history (Up/Down, Ctrl-R) is loaded from and saved to this file (prompt_toolkit's
+    FileHistory format)."""
+    vi_mode: bool = False
+    """The composer edits with vi keys (Esc: normal mode) instead of emacs keys."""
+    line_input: bool | None = None
+    """Read input as lines from stdin (submitted in turn; end of input quits). None: when there is no
+    terminal to read keys from (stdin not a TTY in plain/JSON Lines mode, TERM=dumb, or no /dev/tty)."""
 
 
 def config_for(options: AppOptions, info: TerminalInfo) -> Config:
@@ -99,8 +120,14 @@ def config_for(options: AppOptions, info: TerminalInfo) -> Config:
     return replace(config, resize_reflow=reflow, synchronized_output=sync)
 
 
-class InlineApp:
-    """Runs a ``main`` coroutine against a live inline viewport (or a plain/JSON Lines transcript)."""
+class InlineApp(AppApi, SessionFeatures):
+    """Runs a ``main`` coroutine against a live inline viewport (or a plain/JSON Lines transcript).
+
+    The application's side reads like the app: ``await app.confirm(...)``, ``await app.prompt(...)``,
+    ``await app.pick(...)``, ``async with app.stream("assistant") as s``, ``app.status(...)``,
+    ``app.working(...)``, ``app.on_submit`` (see ``inline_render.shell.api``); ``send`` and ``outputs()``
+    give the raw inputs and outputs underneath.
+    """
 
     def __init__(
         self,
@@ -124,10 +151,13 @@ class InlineApp:
         self.plain: PlainWriter | None = None
         self.answers = AnswerTracker()
         self.exit_code: int | None = None
+        self._api_init()
+        self._session_init()
+        self._feed: Callable[[list[Input]], list[Output]] | None = None
         self._outputs: asyncio.Queue[Output] = asyncio.Queue()
         self._wake_event = asyncio.Event()
         self._t0 = clock()
-        self._ctrl_c = 0
+        self._waiting = 0  # coroutines waiting for the user (an output or a dialog answer)
         # Inline mode only.
         self._input: PtkInput | None = None
         self._ui: TextIO | None = None
@@ -140,12 +170,13 @@ class InlineApp:
         self._queued_size: tuple[int, int] | None = None
         self._frames_written = 0  # frames written to the terminal (inline mode)
         self._frames_settled = 0  # the last of them known processed before any resize
-        self._signals: list[signal.Signals] = []
+        self._signals: list[tuple[signal.Signals, Any]] = []
 
     # --- the application's side ------------------------------------------------------------
 
     def send(self, *inputs: Input) -> None:
         """Queue inputs for the next tick (coalesced: at most ``max_rate`` ticks per second)."""
+        self._api_inputs(inputs)
         self.scheduler.add(inputs)
         self.answers.feed(inputs)
         self._wake()
@@ -153,6 +184,8 @@ class InlineApp:
     def press(self, *keys: str | Input) -> None:
         """Queue inputs as if the user typed them (ticked at once); strings are key names."""
         items = [Key(key) if isinstance(key, str) else key for key in keys]
+        if self._bindings:
+            items = self._run_bindings(items)
         self.scheduler.add(items, urgent=True)
         self._wake()
 
@@ -164,12 +197,18 @@ class InlineApp:
 
     async def next_output(self) -> Output:
         """The next message from the user side (submitted text, dialog answer, interrupt, quit)."""
-        return await self._outputs.get()
+        if self._input_ended and self._outputs.empty():
+            self.exit(0)  # line input ended and its Quit was taken: asking for more means we are done
+        self._waiting += 1
+        try:
+            return await self._outputs.get()
+        finally:
+            self._waiting -= 1
 
     async def outputs(self) -> AsyncIterator[Output]:
         """Every output, as it comes; ends after a ``Quit``."""
         while True:
-            output = await self._outputs.get()
+            output = await self.next_output()
             yield output
             if isinstance(output, Quit):
                 return
@@ -195,7 +234,33 @@ class InlineApp:
             self.stdout.flush()
         return code
 
+    async def run_headless(
+        self, main: Main, renderer: Renderer, feed: Callable[[list[Input]], list[Output]] | None = None
+    ) -> int:
+        """Run ``main`` against an in-memory renderer: no terminal, no signals, no stdin (for tests: see
+        ``inline_render.testing.pilot``).  ``feed`` replaces ``renderer.feed`` (a checked renderer's)."""
+        self.mode = OutputMode.INLINE
+        self._headless = True
+        self._submit_hooked = self.on_submit is not None
+        config = renderer.state.config
+        config = replace(config, log_submit=config.log_submit and not self._submit_hooked)
+        config = replace(config, vi_mode=config.vi_mode or self.options.vi_mode)
+        renderer.state = replace(renderer.state, config=config)  # before the first tick: the header's config
+        self.renderer = renderer
+        self._feed = feed
+        self.scheduler.request(urgent=True)  # draw the empty viewport at once
+        return await self._drive(main)
+
     # --- the loop ----------------------------------------------------------------------------
+
+    def _config(self) -> Config:
+        """The core's config: with an ``on_submit`` hook the app, not Enter, logs the submitted line;
+        ``vi_mode`` from the options."""
+        self._submit_hooked = self.on_submit is not None
+        config = self.options.config
+        if self.on_submit is not None:
+            config = replace(config, log_submit=False)
+        return replace(config, vi_mode=True) if self.options.vi_mode else config
 
     def _wake(self) -> None:
         self._wake_event.set()
@@ -207,6 +272,8 @@ class InlineApp:
         """Tick until ``main`` ends or exit is requested; then give ``main`` its grace period."""
         task: asyncio.Task[Any] = asyncio.ensure_future(main(self))
         task.add_done_callback(lambda _: self._wake())
+        lines = self._start_line_input()
+        self._prepare_composer()
         try:
             while not task.done() and self.exit_code is None:
                 delay = self._next_delay()
@@ -217,6 +284,10 @@ class InlineApp:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake_event.wait(), delay)
         finally:
+            if lines is not None:
+                lines.cancel()
+            if self._hint_timer is not None:
+                self._hint_timer.cancel()
             if not task.done():
                 task.cancel()
                 await asyncio.wait({task}, timeout=self.options.exit_grace)
@@ -233,7 +304,7 @@ class InlineApp:
         """0 when a tick should run now, else how long to wait (None: until woken)."""
         if self._resize_task is not None:
             return None  # hold every tick until the viewport is re-anchored
-        if self.renderer is not None and self._input_size_changed():
+        if self.renderer is not None and self._ui is not None and self._input_size_changed():
             return None
         now = self._now()
         delay = self.scheduler.delay(now)
@@ -249,10 +320,14 @@ class InlineApp:
 
     def _tick(self, inputs: list[Input]) -> None:
         now = max(0.0, self._now() - self._t0)
-        if any(isinstance(item, Key) and normalize_key(item.key) != "c-c" for item in inputs):
-            self._ctrl_c = 0
+        if self._ctrl_c_at is not None and any(
+            isinstance(item, Key) and normalize_key(item.key) != "c-c" for item in inputs
+        ):
+            self._end_ctrl_c_hint()  # any other key: the next Ctrl-C is a first one again
         feed: list[Input] = [Clock(now) if math.isfinite(now) else Clock(0.0), *inputs]
-        if self.renderer is not None:
+        if self._feed is not None:
+            outputs = self._feed(feed)
+        elif self.renderer is not None:
             outputs = self.renderer.feed(feed)
             last = self.renderer.last
             if last is not None and last.effect.bytes_written:
@@ -281,12 +356,20 @@ class InlineApp:
 
     def _handle_output(self, output: Output) -> None:
         if isinstance(output, Interrupt) and output.key == "c-c":
-            self._ctrl_c += 1
-            if self._ctrl_c >= 2:
-                self.exit(0)  # a second Ctrl-C in a row leaves
+            self._on_ctrl_c()
         elif isinstance(output, Quit):
             self.exit(0)
-        self._outputs.put_nowait(output)
+        elif isinstance(output, CompleteRequest):
+            self._complete(output)
+            return
+        elif isinstance(output, Submit):
+            self._store_history(output.text)
+        taken, inputs = self._api_output(output)
+        if inputs:
+            self.scheduler.add(inputs, urgent=True)
+            self._wake()
+        if taken is not None:
+            self._outputs.put_nowait(taken)
 
     def _take_pending(self) -> list[Input]:
         return self.scheduler.take(self._now())
@@ -294,7 +377,7 @@ class InlineApp:
     # --- plain and JSON Lines -----------------------------------------------------------------
 
     async def _run_plain(self, main: Main, ui: TextIO, *, jsonl: bool) -> int:
-        self.plain = PlainWriter(ui, config=self.options.config, jsonl=jsonl, ascii=self.options.ascii)
+        self.plain = PlainWriter(ui, config=self._config(), jsonl=jsonl, ascii=self.options.ascii)
         self._install_signals(resize=False)
         try:
             return await self._drive(main)
@@ -336,7 +419,7 @@ class InlineApp:
                     backend,
                     columns,
                     rows,
-                    config=config_for(self.options, info),
+                    config=config_for(replace(self.options, config=self._config()), info),
                     cursor_row=info.cursor.row if info.cursor else None,
                 )
                 if self.options.record:
@@ -357,6 +440,7 @@ class InlineApp:
         try:
             self.renderer.record_to(path)
         except OSError as error:
+            log.warning("cannot record to %s: %s", path, error)
             self.scheduler.add([LogAppend("error", f"Cannot record to {path}: {error.strerror or error}")])
 
     def _restore_inline(self) -> None:
@@ -372,7 +456,7 @@ class InlineApp:
                 if pending:
                     renderer.feed(pending)
             except Exception:  # the transcript is still written below; an error here must not stop that
-                pass
+                log.exception("the last tick before exit failed")
             with contextlib.suppress(Exception):
                 renderer.backend.write(closing_plan(renderer.state))
             recorder = getattr(renderer, "recorder", None)
@@ -492,21 +576,39 @@ class InlineApp:
         wanted: dict[signal.Signals, Callable[[], None]] = {}
         for number, code in _EXIT_SIGNALS.items():
             wanted[number] = lambda code=code: self.exit(code)  # type: ignore[misc]
-        if resize:
-            wanted[signal.SIGWINCH] = self._on_resize_signal
+        if resize and _SIGWINCH is not None:
+            wanted[_SIGWINCH] = self._on_resize_signal
         for number, handler in wanted.items():
+            saved = _saved_handler(loop, number)
             try:
                 loop.add_signal_handler(number, handler)
             except (ValueError, RuntimeError, NotImplementedError):
                 continue  # not the main thread, or no signals here: the app still runs
-            self._signals.append(number)
+            self._signals.append((number, saved))
 
     def _remove_signals(self) -> None:
+        """Give each signal back to whoever had it before: the host loop's handler or the process's."""
         loop = asyncio.get_running_loop()
-        for number in self._signals:
+        for number, saved in self._signals:
             with contextlib.suppress(Exception):
                 loop.remove_signal_handler(number)
+                if isinstance(saved, asyncio.Handle):
+                    loop.add_signal_handler(number, getattr(saved, "_callback"), *getattr(saved, "_args"))  # noqa: B009
+                elif saved is not None:
+                    signal.signal(number, saved)
         self._signals.clear()
+
+
+def _saved_handler(loop: asyncio.AbstractEventLoop, number: signal.Signals) -> Any:
+    """What handles ``number`` now: the loop's own handler (a ``Handle``) or the process-level one."""
+    # asyncio has no public getter for a loop's signal handlers; the Unix loops keep them in this dict.
+    handle = getattr(loop, "_signal_handlers", {}).get(number)
+    if handle is not None:
+        return handle
+    try:
+        return signal.getsignal(number)
+    except (ValueError, OSError):
+        return None
 
 
 def _binary(stream: TextIO) -> Any:

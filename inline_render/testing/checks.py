@@ -24,8 +24,8 @@ terminal has not read yet when it is resized.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from ..inputs import Input, Resize

@@ -25,6 +25,11 @@ react to outputs in ``on_outputs``::
 
     TestChat = ChatMachine.TestCase
     TestChat.settings = settings(max_examples=50, stateful_step_count=30)
+
+An app that opens dialogs of its own (say a confirm for every submitted line) does so
+from ``on_outputs`` through ``self.feed``: ``self.dialogs`` (the ids requested and not
+yet answered or cancelled, kept by ``feed`` from the inputs) and the answer-order
+check then include them.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from ..errors import InvariantViolation
 from ..inputs import (
     Clock,
     ConfirmCancel,
+    ConfirmRequest,
     EditorSet,
     Fault,
     Input,
@@ -52,6 +58,8 @@ from ..inputs import (
     Paste,
     PermissionPreview,
     PermissionReady,
+    PickRequest,
+    PromptRequest,
     Resize,
     Status,
     Working,
@@ -65,6 +73,7 @@ from .checks import CheckedRenderer
 __all__ = ["RenderMachine"]
 
 ANSWERS = (ConfirmAnswer, PromptAnswer, PickAnswer)
+DIALOG_REQUESTS = (ConfirmRequest, PromptRequest, PickRequest)
 
 
 class RenderMachine(RuleBasedStateMachine):
@@ -87,7 +96,7 @@ class RenderMachine(RuleBasedStateMachine):
         super().__init__()
         self.app = self.make_renderer()
         self.streams: list[str] = []  # ids of unfinished streaming entries
-        self.dialogs: list[str] = []  # ids of requested dialogs (open or queued), oldest first
+        self.dialogs: list[str] = []  # ids of requested dialogs (open or queued), oldest first: see feed
         self.answered: list[str] = []  # ids answered by an output
         self.outputs: list[Output] = []
         self.counter = 0
@@ -104,8 +113,17 @@ class RenderMachine(RuleBasedStateMachine):
         """Called with the outputs of every ``feed`` (override to drive your app's reactions)."""
 
     def feed(self, inputs: Iterable[Input]) -> list[Output]:
-        """One tick and its follow-up redraw, all checked; bookkeeping of answered dialogs."""
-        outputs = self.app.feed(list(inputs))
+        """One tick and its follow-up redraw, all checked; answers must come once each, in dialog order.
+
+        ``self.dialogs`` (ids of the dialogs requested and neither answered nor cancelled, oldest first) is
+        kept here from the inputs themselves, so a dialog the app under test opens in ``on_outputs`` (through
+        ``self.feed``) counts like one a rule opened, and ``dialog_phase`` compares it with the core's state.
+        """
+        items = list(inputs)
+        self.dialogs += [item.id for item in items if isinstance(item, DIALOG_REQUESTS)]
+        cancelled = {item.id for item in items if isinstance(item, ConfirmCancel)}
+        self.dialogs = [dialog_id for dialog_id in self.dialogs if dialog_id not in cancelled]
+        outputs = self.app.feed(items)
         for output in outputs:
             if isinstance(output, ANSWERS):
                 if output.id in self.answered:
@@ -222,7 +240,6 @@ class RenderMachine(RuleBasedStateMachine):
         dialog_id = self._new_id("d")
         request = data.draw(ist.dialog_requests(dialog_id))
         was_open = self.app.state.dialog is not None
-        self.dialogs.append(dialog_id)
         outputs = self.feed([request, *early])
         if not was_open and any(isinstance(o, ANSWERS) and o.id == dialog_id for o in outputs):
             raise AssertionError("a key typed before the dialog was drawn answered it")
@@ -231,7 +248,6 @@ class RenderMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def cancel_dialog(self, data: st.DataObject) -> None:
         dialog_id = data.draw(st.sampled_from(self.dialogs))
-        self.dialogs.remove(dialog_id)
         self.feed([ConfirmCancel(dialog_id)])
         assert dialog_id not in self.dialogs
 

@@ -1,0 +1,199 @@
+"""The runner's session features, apart from the terminal plumbing: a mixin of ``InlineApp``.
+
+* The Ctrl-C exit window: the first Ctrl-C cancels what runs and puts
+  ``CTRL_C_HINT`` in the status line for ``ctrl_c_window`` seconds; a second one
+  within it exits; any other key closes it (the app's status comes back).
+* Line input: with no terminal to read keys from, stdin's lines are typed in
+  turn, each once the app waits for input (``lines``), and the end of input is a
+  ``Quit``.
+* The composer's history file (prompt_toolkit ``FileHistory``), the app's
+  completer (asked here, in the shell, on a ``CompleteRequest``) and key bindings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from prompt_toolkit.completion import Completer
+from prompt_toolkit.history import History
+
+from ..completion import complete
+from ..composer import normalize_key
+from ..inputs import HistorySet, Input, Key, Status
+from ..outputs import CompleteRequest, Output, Quit
+from .lines import LineReader, line_inputs
+from .terminal_io import OutputMode
+
+if TYPE_CHECKING:
+    from ..app import AppState
+    from ..tick import Renderer
+    from .plain import PlainWriter
+    from .runner import AppOptions, InlineApp
+    from .schedule import TickScheduler
+
+__all__ = ["CTRL_C_HINT", "SessionFeatures"]
+
+CTRL_C_HINT = "Press Ctrl-C again to exit"
+log = logging.getLogger(__name__)
+
+
+class SessionFeatures:
+    """Ctrl-C window, line input, history, completion and key bindings of ``InlineApp``."""
+
+    if TYPE_CHECKING:  # provided by InlineApp
+        options: AppOptions
+        scheduler: TickScheduler
+        renderer: Renderer | None
+        plain: PlainWriter | None
+        stdin: Any
+        mode: OutputMode
+        _outputs: asyncio.Queue[Output]
+        _waiting: int
+        _input: Any
+
+        @property
+        def state(self) -> AppState | None: ...
+        def press(self, *keys: str | Input) -> None: ...
+        def exit(self, code: int = 0) -> None: ...
+        def _wake(self) -> None: ...
+        def _now(self) -> float: ...
+
+    def _session_init(self) -> None:
+        self.completer: Completer | None = None
+        """Asked on Tab in the composer (any prompt_toolkit ``Completer``; see ``inline_render.completion``)."""
+        self._bindings: dict[str, Callable[[InlineApp], object]] = {}
+        self._history: History | None = None
+        self._headless = False
+        self._ctrl_c_at: float | None = None  # when the Ctrl-C that opened the exit window came
+        self._status_before = ""
+        self._hint_timer: asyncio.TimerHandle | None = None
+        self._input_ended = False
+
+    def _on_ctrl_c(self) -> None:
+        """A Ctrl-C: the second one within ``ctrl_c_window`` exits; a first one shows the hint (and cancels what
+        runs: the app gets the ``Interrupt``)."""
+        now = self._now()
+        if self._ctrl_c_at is not None and now - self._ctrl_c_at <= self.options.ctrl_c_window:
+            self.exit(0)
+        else:
+            self._start_ctrl_c_hint(now)
+
+    def _store_history(self, text: str) -> None:
+        if self._history is not None:
+            try:
+                self._history.store_string(text)
+            except OSError as error:
+                log.warning("cannot save the history: %s", error)
+
+    def _complete(self, request: CompleteRequest) -> None:
+        """Tab: ask the app's completer (here in the shell: completers may read the disk) and feed the answer."""
+        if self.completer is None:
+            return
+        try:
+            answer = complete(self.completer, request)
+        except Exception:  # an app's completer must not take the UI down
+            log.exception("the completer failed")
+            return
+        self.scheduler.add([answer], urgent=True)
+        self._wake()
+
+    def _prepare_composer(self) -> None:
+        """Send the history file's lines (oldest first) with the first tick: an input, so a recording has it."""
+        path = self.options.history_file
+        if path is None:
+            return
+        from prompt_toolkit.history import FileHistory
+
+        self._history = FileHistory(path)
+        try:
+            lines = tuple(reversed(list(self._history.load_history_strings())))
+        except OSError as error:
+            log.warning("cannot read the history file %s: %s", path, error)
+            return
+        if lines:
+            self.scheduler.add([HistorySet(lines)], urgent=True)
+
+    def bind(self, key: str, handler: Callable[[InlineApp], object]) -> None:
+        """Call ``handler(app)`` for ``key`` (a prompt_toolkit key name: ``c-o``, ``f2``, ``m-x``...) typed in
+        the composer, instead of the key's own action; dialogs still get their keys."""
+        self._bindings[normalize_key(key)] = handler
+
+    def _start_ctrl_c_hint(self, now: float) -> None:
+        """The first Ctrl-C (it cancels what runs): say in the status line how to exit, for the window."""
+        state = self.state
+        if self._ctrl_c_at is None:
+            self._status_before = state.status if state is not None else ""
+        self._ctrl_c_at = now
+        self.scheduler.add([Status(CTRL_C_HINT)], urgent=True)
+        if self._hint_timer is not None:
+            self._hint_timer.cancel()
+        with contextlib.suppress(RuntimeError):  # no running loop: nothing to time out
+            loop = asyncio.get_running_loop()
+            self._hint_timer = loop.call_later(self.options.ctrl_c_window, self._end_ctrl_c_hint)
+        self._wake()
+
+    def _end_ctrl_c_hint(self) -> None:
+        """The window is over (or another key came): the status line gets back what the app had put there."""
+        self._ctrl_c_at = None
+        if self._hint_timer is not None:
+            self._hint_timer.cancel()
+            self._hint_timer = None
+        state = self.state
+        if state is not None and state.status == CTRL_C_HINT:
+            self.scheduler.add([Status(self._status_before)], urgent=True)
+            self._wake()
+
+    def _start_line_input(self) -> asyncio.Task[None] | None:
+        wanted = self.options.line_input
+        if wanted is None:
+            # plain/JSON Lines modes, or inline without any terminal for keys (headless runs have no stdin)
+            wanted = self._input is None and not self._headless
+        if not wanted:
+            return None
+        return asyncio.ensure_future(self._feed_lines(LineReader(self.stdin)))
+
+    async def _feed_lines(self, reader: LineReader) -> None:
+        """Type each line once the app waits for input and the previous line's effects are drawn."""
+        while True:
+            line = await reader.get()
+            await self._until_ready_for_input()
+            if line is not None:
+                self.press(*line_inputs(line, self.state, jsonl=self.mode is OutputMode.JSONL))
+                continue
+            state = self.state
+            if state is not None and state.dialog is not None:
+                self.press(Key("escape"))  # the end of input dismisses an open dialog first
+                await self._until_ready_for_input()
+            self._input_ended = True
+            self._outputs.put_nowait(Quit())  # as Ctrl-D on an empty composer, but the app ends by itself
+            return
+
+    async def _until_ready_for_input(self) -> None:
+        """Until the app waits for the user with nothing unread or undrawn (and no dialog still pending)."""
+        while True:
+            state = self.state
+            pending = state is not None and state.dialog is not None and not state.screen.dialog_drawn
+            if self._waiting and self._outputs.empty() and not self.scheduler.pending and not pending:
+                return
+            await asyncio.sleep(0.005)
+
+    def _run_bindings(self, items: list[Input]) -> list[Input]:
+        """Keys the app bound are taken out of the stream and run its handler (not while a dialog is open)."""
+        state = self.state
+        if state is not None and state.dialog is not None:
+            return items
+        kept: list[Input] = []
+        for item in items:
+            handler = self._bindings.get(normalize_key(item.key)) if isinstance(item, Key) else None
+            if handler is None:
+                kept.append(item)
+                continue
+            try:
+                handler(self)  # type: ignore[arg-type]
+            except Exception:
+                log.exception("the handler bound to %s failed", item.key)  # type: ignore[union-attr]
+        return kept
