@@ -207,6 +207,11 @@ class Session:
         return run.id if run is not None and not run.ended else None
 
     @property
+    def last_run(self) -> str | None:
+        """The id of the latest run the runtime started (in progress or over)."""
+        return self._current
+
+    @property
     def busy(self) -> bool:
         """A run is starting or in progress."""
         return self._starting is not None or self.current_run is not None
