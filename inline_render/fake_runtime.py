@@ -54,8 +54,10 @@ DIFF = """--- hello.py
  def greet(name):
 -    print("hi " + name)
 +    print(f"Hello, {name}!")"""
-INTRO = "I'll update the greeting in `hello.py`."
-CODE = 'It currently reads:\n\n```python\ndef greet(name):\n    print("hi " + name)\n```'
+SOURCE = 'def greet(name):\n    print("hi " + name)\n'
+INTRO = "I'll update the greeting in `hello.py`. Let me look at the file first."
+CODE = f"It currently reads:\n\n```python\n{SOURCE}```"
+PLAN = "I will change the greeting to use an f-string."
 
 
 class Cancelled(Exception):
@@ -206,9 +208,16 @@ class FakeRuntime:
         await self.event({"type": "reasoning", "content": "The greeting lives in hello.py: edit it.", "timestamp": 1})
         self.notify("run.context", {"run_id": self.run_id, "context_left_percent": 87})
         await self.text(INTRO)
+        read = "call_0001"
+        await self.event({"type": "step_start", "step_id": read, "title": "read", "step_number": 1})
+        await self.event({"type": "tool_call", "tool": "read", "args": {"file_path": "hello.py"}, "tool_call_id": read})
+        await self.pause()
+        await self.event({"type": "tool_result", "tool": "read", "result": SOURCE, "tool_call_id": read})
+        await self.event({"type": "step_complete", "step_id": read, "status": "completed", "duration_ms": 3})
         await self.text(CODE)
-        call = "call_0001"
-        await self.event({"type": "step_start", "step_id": call, "title": "edit", "step_number": 1})
+        await self.text(PLAN)
+        call = "call_0002"
+        await self.event({"type": "step_start", "step_id": call, "title": "edit", "step_number": 2})
         args = {"file_path": "hello.py", "old_string": 'print("hi " + name)', "new_string": 'print(f"Hello, {name}!")'}
         await self.event({"type": "tool_call", "tool": "edit", "args": args, "tool_call_id": call})
         await self.preflight("edit", call)
