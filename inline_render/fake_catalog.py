@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["HISTORY", "MCP_SERVERS", "MODELS", "SKILLS", "edit_result", "request_problem"]
+__all__ = ["HISTORY", "MCP_SERVERS", "MODELS", "SKILLS", "answer_problem", "edit_result", "request_problem"]
 
 # One saved session, replayed by session.history (the prompt as a hidden_user_message, then the events).
 HISTORY: dict[str, list[dict[str, Any]]] = {
@@ -139,4 +139,30 @@ def request_problem(method: str, params: Any) -> str | None:
         source = params["input"]
         if source.get("type") != "text" or not isinstance(source.get("text"), str):
             return '\'input\' must be {"type": "text", "text": string}'
+    return None
+
+
+def answer_problem(method: str | None, message: dict[str, Any]) -> str | None:
+    """What is wrong with the UI's answer to our ``method`` request by seed 004, or None."""
+    if method is None:
+        return "it answers no request of ours"
+    if "error" in message:
+        return None  # an error answer is allowed (it reads as "no answer")
+    result = message.get("result")
+    if not isinstance(result, dict):
+        return "the result must be an object"
+    if method == "ui.confirm.request":
+        if not isinstance(result.get("ok"), bool):
+            return "'ok' must be a boolean"
+        if "remember" in result and not isinstance(result["remember"], bool):
+            return "'remember' must be a boolean"
+        if result.get("reason") is not None and not isinstance(result["reason"], str):
+            return "'reason' must be a string"
+    elif method == "ui.prompt.request":
+        if "value" not in result or not (result["value"] is None or isinstance(result["value"], str)):
+            return "'value' must be a string or null"
+    elif method == "ui.pick.request" and not (
+        isinstance(result.get("ids"), list) and all(isinstance(i, str) for i in result["ids"])
+    ):
+        return "'ids' must be an array of strings"
     return None

@@ -30,7 +30,9 @@ Sessions (``session.list`` / ``session.history``, with one saved session),
 ``model.list`` / ``model.set``, ``mcp.list``, ``skills.list`` and
 ``ui.context.update`` are served from memory.  Options: ``--legacy`` prints the
 preflight as legacy text lines; ``--speed`` / ``--delay`` pace it (0: no
-pause); ``--crash-after N`` dies after N agent events; ``--ignore METHOD``
+pause); ``--crash-after N`` dies after N agent events; ``--log FILE`` appends
+every message it receives to FILE; an answer to its dialogs that is not in
+seed 004's shape is reported on stderr; ``--ignore METHOD``
 never answers METHOD; ``--no-mcp`` / ``--no-skills`` drop those capabilities;
 ``--onboarding`` asks codelia's provider pick right after ``initialize``.
 """
@@ -44,7 +46,7 @@ import os
 import sys
 from typing import Any
 
-from .fake_catalog import HISTORY, MCP_SERVERS, MODELS, SKILLS, edit_result, request_problem
+from .fake_catalog import HISTORY, MCP_SERVERS, MODELS, SKILLS, answer_problem, edit_result, request_problem
 
 __all__ = ["FakeRuntime", "main"]
 
@@ -79,6 +81,7 @@ class FakeRuntime:
         self.events_sent = 0
         self.next_request = 0
         self.waiting: dict[str, asyncio.Future[Any]] = {}
+        self.asked: dict[str, str] = {}  # request id -> method, to check the answer's shape
         self.session_id: str | None = None
         self.sessions: dict[str, list[dict[str, Any]]] = {sid: list(runs) for sid, runs in HISTORY.items()}
         self.model = MODELS["current"]
@@ -105,6 +108,7 @@ class FakeRuntime:
         rid = f"ui_{self.next_request}"
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.waiting[rid] = future
+        self.asked[rid] = method
         if self.run_id is not None:
             params = {"run_id": self.run_id, **params}
         self.write({"id": rid, "method": method, "params": params})
@@ -273,12 +277,18 @@ class FakeRuntime:
     # --- the UI's messages -------------------------------------------------------------------
 
     def handle(self, message: Any) -> None:
+        if self.options.log is not None:  # every message of the UI, for tests and curious readers
+            with open(self.options.log, "a", encoding="utf-8") as log:
+                log.write(json.dumps(message) + "\n")
         if not isinstance(message, dict):
             self.fail(None, -32600, "Invalid Request")
             return
         method, rid, params = message.get("method"), message.get("id"), message.get("params")
         if method is None:  # a response to one of our requests
             future = self.waiting.get(rid) if isinstance(rid, str) else None
+            problem = answer_problem(self.asked.pop(rid, None) if isinstance(rid, str) else None, message)
+            if problem is not None:  # a strict runtime says so (the UI shows stderr lines)
+                print(f"fake_runtime: invalid answer {json.dumps(message)}: {problem}", file=sys.stderr, flush=True)
             if future is not None and not future.done():
                 future.set_result(message.get("result"))  # an error response reads as None
             return
@@ -417,6 +427,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-mcp", action="store_true", help="announce supports_mcp_list: false")
     parser.add_argument("--no-skills", action="store_true", help="announce supports_skills_list: false")
     parser.add_argument("--onboarding", action="store_true", help="ask the provider pick after initialize")
+    parser.add_argument("--log", metavar="FILE", help="append every message received to FILE (NDJSON)")
     asyncio.run(serve(parser.parse_args(argv)))
     return 0
 
