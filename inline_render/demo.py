@@ -88,7 +88,7 @@ class Demo:
                     await self._type(self.prompts[0])
                     await self._wait_run_started()
                     await client.wait_idle()
-                    app.send(*(LogAppend("status", line) for line in HELP[2:]))
+                    app.send(*(LogAppend("status", line) for line in HELP[-1:]))
                 await consumer
         finally:
             consumer.cancel()

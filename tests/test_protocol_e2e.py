@@ -9,6 +9,7 @@ import io
 import sys
 import textwrap
 from collections.abc import Callable, Coroutine
+from pathlib import Path
 from typing import Any
 
 from protocol_support import FAKE_RUNTIME
@@ -281,3 +282,15 @@ def test_the_documented_example_runs() -> None:
         exec(compile(code, "protocol docs", "exec"), {"sys": sys})
     assert "edit: Replaced 1 occurrence(s) in hello.py" in output.getvalue()
     assert output.getvalue().count("Planned edit diff preview") == 1
+
+
+def test_the_readme_protocol_example_is_the_documented_one() -> None:
+    """The README's runtime example is the protocol docstring's (which the test above runs), line for line."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Runtime protocol") :]
+    example = section[
+        section.index("```python\n") + len("```python\n") : section.index("\n```", section.index("```python"))
+    ]
+    doc = protocol.__doc__ or ""
+    start, end = doc.index("    import asyncio"), doc.index("    asyncio.run(main())") + len("    asyncio.run(main())")
+    assert example == textwrap.dedent(doc[start:end]).replace("\\\\n", "\\n")
