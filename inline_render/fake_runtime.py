@@ -155,9 +155,11 @@ class FakeRuntime:
             self.status("running")
             await self.pause()
             if "long" in prompt:
-                for n in range(1, 41):
-                    await self.text(f"Part {n} of a long answer, one paragraph at a time.")
-                await self.event({"type": "final", "content": "That was the whole long answer."})
+                # 200 numbered lines in parts of five (each part a paragraph); the final repeats the whole.
+                parts = ["\n".join(f"Line {n} of a long answer." for n in range(k, k + 5)) for k in range(1, 201, 5)]
+                for part in parts:
+                    await self.text(part)
+                await self.event({"type": "final", "content": "\n\n".join(parts)})
             elif "pick" in prompt:
                 await self.pick_script()
             elif "ask" in prompt:
