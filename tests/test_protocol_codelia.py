@@ -10,6 +10,7 @@ from protocol_support import connected, event, feed, note, req, result, run_star
 from inline_render.inputs import (
     EditorSet,
     LogAppend,
+    LogDelta,
     LogFinish,
     PermissionReady,
     PickOption,
@@ -284,3 +285,19 @@ def test_numeric_ids_from_a_lenient_runtime() -> None:
     assert len(step.inputs) == 1
     answer = session.handle_output(ConfirmAnswer("7", True))
     assert answer.send == (Response(7, {"ok": True, "remember": False, "reason": None}),)
+
+
+def test_final_repeating_the_last_part_or_extending_the_answer_is_not_printed_twice() -> None:
+    """final = the last text part: just finishes; final = the parts plus more: only the rest is added."""
+    last = feed(running(), event("r1", 0, type="text", content="A."), event("r1", 1, type="text", content="B."))
+    repeat = feed(running(), event("r1", 0, type="text", content="A."), event("r1", 1, type="final", content="A."))
+    assert repeat.inputs[1:] == (LogFinish("r1#1"),)
+    session = running()
+    feed(session, event("r1", 0, type="text", content="A."), event("r1", 1, type="text", content="B."))
+    tail = feed(session, event("r1", 2, type="final", content="B."))
+    assert tail.inputs == (LogFinish("r1#1"),)
+    more = running()
+    feed(more, event("r1", 0, type="text", content="A."))
+    rest = feed(more, event("r1", 1, type="final", content="A. And more."))
+    assert rest.inputs == (LogDelta("r1#1", " And more."), LogFinish("r1#1"))
+    assert last.inputs[-1] == LogDelta("r1#1", "\n\nB.")

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import dataclasses
 import io
+import json
 import sys
 import textwrap
 from collections.abc import Callable, Coroutine
@@ -294,3 +295,25 @@ def test_the_readme_protocol_example_is_the_documented_one() -> None:
     doc = protocol.__doc__ or ""
     start, end = doc.index("    import asyncio"), doc.index("    asyncio.run(main())") + len("    asyncio.run(main())")
     assert example == textwrap.dedent(doc[start:end]).replace("\\\\n", "\\n")
+
+
+def test_working_directory_changes_are_debounced_into_one_context_update(tmp_path: Path) -> None:
+    """ui.context.update goes out after initialize, then once for a burst of cwd changes (the last one wins)."""
+    log = tmp_path / "received.ndjson"
+    ui = UI("--log", str(log))
+    ui.client.config = dataclasses.replace(ui.client.config, context_debounce=0.05)
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    (tmp_path / "repo" / "src").mkdir()
+
+    async def test() -> None:
+        assert await ui.client.start() is not None
+        ui.client.set_cwd(str(tmp_path))
+        ui.client.set_cwd(str(tmp_path / "repo" / "src"))
+        await asyncio.sleep(0.5)
+        assert await ui.client.close() == 0
+
+    run(test)
+    received = [json.loads(line) for line in log.read_text().splitlines()]
+    updates = [m["params"] for m in received if m.get("method") == "ui.context.update"]
+    assert len(updates) == 2 and "id" not in received[1]
+    assert updates[1] == {"cwd": str(tmp_path / "repo" / "src"), "workspace_root": str(tmp_path / "repo")}

@@ -179,8 +179,12 @@ class Transcript:
         stream = self._stream
         if stream is not None and stream.run_id == run_id:
             out: list[Input] = []
-            if content and content != stream.text:
-                # What streamed differs: the core replaces the part not yet committed.
+            if content.startswith(stream.text) and content != stream.text:
+                out.append(LogDelta(stream.entry_id, content[len(stream.text) :]))  # the rest of the answer
+                stream.text = content
+            elif content and not stream.text.endswith(content):
+                # What streamed differs: the core replaces the part not yet committed.  (A final that
+                # repeats only the last part is not news: the parts already shown stay.)
                 out.append(LogReplace(stream.entry_id, content))
                 stream.text = content
             return out + self.finish_stream()
@@ -188,10 +192,6 @@ class Transcript:
             return []  # nothing new (e.g. final repeats the text a tool call already finished)
         run.last_assistant = content
         return [*self.finish_stream(), LogAppend("assistant", content, self._entry_id(run_id, run))]
-
-    def forget(self, run_id: str) -> None:
-        """Drop what is kept of run ``run_id`` (a replayed run is over once its history is shown)."""
-        self._runs.pop(run_id, None)
 
     @staticmethod
     def _entry_id(run_id: str, run: _RunLog) -> str:
