@@ -86,3 +86,18 @@ def test_structured_and_legacy_preflight_render_the_same(tmp_path: Path, flags: 
     out, _ = demo(tmp_path, *flags, prompts=("Fix the greeting",))
     assert out.count("Planned edit diff preview") == 1 and out.count("Permission preflight ready (edit)") == 1
     assert out.count("Done: `hello.py` now says Hello.") == 1
+
+
+def test_the_real_runtime_s_recorded_bytes_through_the_demo() -> None:
+    """The recorded codelia session played back as a runtime process: the demo's messages match it, exit 0."""
+    here = Path(__file__).parent
+    recording = here / "protocol_recordings" / "codelia-observed.ndjson"
+    runtime = f"{sys.executable} {here / 'replay_runtime.py'} {recording}"
+    prompt = "Show me numbered lines and a code block, then mark notes.txt as reviewed."
+    command = [sys.executable, "-m", "inline_render", "demo", "--script", "--mode", "plain", "--runtime", runtime]
+    done = subprocess.run([*command, "--prompt", prompt], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "replay_runtime" not in done.stdout, done.stdout  # no mismatch reported
+    for text in ("#0001 Plan for run 1", "Permission preflight ready (edit)", "edit: Replaced 1 occurrence(s)"):
+        assert done.stdout.count(text) == 1, done.stdout
+    assert done.stdout.count("#0103 End of the scripted answer.") == 1
