@@ -301,3 +301,21 @@ def test_final_repeating_the_last_part_or_extending_the_answer_is_not_printed_tw
     rest = feed(more, event("r1", 1, type="final", content="A. And more."))
     assert rest.inputs == (LogDelta("r1#1", " And more."), LogFinish("r1#1"))
     assert last.inputs[-1] == LogDelta("r1#1", "\n\nB.")
+
+
+def test_a_pick_item_s_detail_is_shown_under_its_label() -> None:
+    """ui.pick.request's detail renders on its own row right under the item's label (codelia's onboarding pick)."""
+    from inline_render import Renderer
+
+    session = running()
+    items = [
+        {"id": "openai", "label": "openai", "detail": "OAuth (ChatGPT Plus/Pro) or API key"},
+        {"id": "x", "label": "x"},
+    ]
+    step = feed(session, req("ui_1", "ui.pick.request", title="Provider?", items=items))
+    renderer = Renderer.in_memory(60, 12)
+    renderer.feed(step.inputs)
+    renderer.feed([])
+    screen = renderer.terminal.screen_lines()
+    row = next(n for n, line in enumerate(screen) if line.endswith("openai"))
+    assert screen[row + 1] == "    OAuth (ChatGPT Plus/Pro) or API key" and screen[row + 2].endswith(" x")
