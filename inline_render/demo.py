@@ -5,12 +5,15 @@ first prompt for you: a streamed answer with a code block, tool calls and
 results, a permission preview diff and a confirm (answer ``y`` or ``n``).  Then
 it is your turn in the composer: ``now pick a file`` (a pick dialog), ``ask me
 for a commit message`` (a prompt dialog), ``long`` (something to cancel with
-Esc), or the commands ``/help``, ``/clear``, ``/cancel``, ``/exit``.
+Esc), ``retry`` (retries and compaction, quietly), or the commands ``/help``,
+``/clear``, ``/cancel``, ``/exit`` and those that ask the runtime: ``/resume``,
+``/model``, ``/skills``, ``/mcp``.
 
 ``--script`` (automatic when stdin is not a terminal, and in plain or JSON
-Lines output, which read no keys) plays the whole session unattended,
-answering every dialog itself, and exits 0 once the last run has ended and
-the runtime has been shut down.
+Lines output, which read no keys) plays the whole session unattended (each
+``--prompt`` in turn, slash commands included), answering every dialog itself,
+and exits 0 once the last run has ended and the runtime has been shut down;
+1 if a run did not start or did not complete.
 """
 
 from __future__ import annotations
@@ -37,8 +40,9 @@ __all__ = ["DEMO_PROMPTS", "Demo", "build_parser", "main"]
 DEMO_PROMPTS = ("Fix the greeting in hello.py", "Now pick a file to review", "ask me for a commit message")
 HELP = (
     "Commands: /help this text, /clear forget the log above the composer, /cancel stop the run, /exit quit.",
+    "Runtime commands: /resume a saved session, /model choose the model, /skills list skills, /mcp MCP servers.",
     "Keys: Enter sends, Ctrl-J new line, Esc cancels a run, Ctrl-C twice or Ctrl-D on an empty composer exits.",
-    "Try: 'now pick a file', 'ask me for a commit message', 'long' (then Esc), 'suggest something'.",
+    "Try: 'now pick a file', 'ask me for a commit message', 'long' (then Esc), 'retry', 'suggest something'.",
 )
 _TYPING_DELAY = 0.02  # seconds per character when the demo types a prompt itself
 _ANSWER_DELAY = 0.6  # seconds an unattended dialog stays on screen before it is answered
@@ -64,27 +68,34 @@ class Demo:
         app.send(Status("demo \u00b7 /help for commands"))
         consumer = asyncio.ensure_future(self._consume())
         initialized = None
+        failed = False
         try:
             initialized = await client.start()  # None: it could not start or never answered initialize
             if self.unattended:
                 for prompt in self.prompts:
                     if client.session.exited or initialized is None:
                         break
+                    before = client.session.last_run
                     await self._type(prompt)
+                    if prompt.startswith("/"):
+                        await self._wait_command()
+                        continue
                     await self._wait_run_started()
                     await client.wait_idle()
+                    run = client.session.last_run
+                    failed |= run == before or client.session.run_status(run or "") != "completed"
             else:
                 if self.first_auto and self.prompts:
                     await self._type(self.prompts[0])
                     await self._wait_run_started()
                     await client.wait_idle()
-                    app.send(*(LogAppend("status", line) for line in HELP[2:]))
+                    app.send(*(LogAppend("status", line) for line in HELP[-1:]))
                 await consumer
         finally:
             consumer.cancel()
             crashed = client.session.exited  # it exited (or never started) before we asked it to
             code = await client.close()  # None: it could not be started at all
-        return 1 if (crashed and code != 0) or initialized is None else 0
+        return 1 if (crashed and code != 0) or initialized is None or failed else 0
 
     # --- runtime -> app -----------------------------------------------------------------------
 
@@ -125,7 +136,8 @@ class Demo:
         assert app is not None and client is not None
         async for output in app.outputs():
             if isinstance(output, Submit) and output.text.strip().startswith("/"):
-                self._command(output.text.strip())
+                if not client.run_command(output.text.strip()):  # /resume, /model...: the runtime's
+                    self._command(output.text.strip())
             elif isinstance(output, Interrupt) and output.key == "c-c" and not client.session.busy:
                 continue  # nothing runs; the status line already says how to exit (the runner's Ctrl-C hint)
             elif isinstance(output, Quit):
@@ -172,6 +184,18 @@ class Demo:
             if state is not None and state.dialog is None and not app.scheduler.pending:
                 return
             await asyncio.sleep(0.02)
+
+    async def _wait_command(self, timeout: float = 10.0) -> None:
+        """Until a runtime command is done: no request pending, no dialog open, twice in a row."""
+        app, client = self.app, self.client
+        assert app is not None and client is not None
+        loop = asyncio.get_running_loop()
+        deadline, calm = loop.time() + timeout, 0
+        while calm < 2 and loop.time() < deadline:
+            await asyncio.sleep(0.05)
+            state = app.state
+            quiet = state is not None and state.dialog is None and not state.queued and not app.scheduler.pending
+            calm = calm + 1 if quiet and not client.session.pending_requests() else 0
 
     async def _wait_run_started(self, timeout: float = 10.0) -> None:
         """Until the typed prompt reached the runtime as a run (or the runtime is gone)."""

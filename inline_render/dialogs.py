@@ -250,11 +250,13 @@ class PickDialog:
             option = self.request.options[index]
             mark = "\u203a " if position == self.highlight else "  "
             box = ("[x] " if option.id in self.chosen else "[ ] ") if self.request.multi else ""
-            label = flatten(option.label) + (f" - {flatten(option.description)}" if option.description else "")
-            piece, _ = clip_to_width(mark + box + label, width, policy)
+            piece, _ = clip_to_width(mark + box + flatten(option.label), width, policy)
             if position == self.highlight:
                 focus = len(rows)
             rows.append(styled(piece, SELECTED if position == self.highlight else DEFAULT))
+            if option.description:  # the detail on its own dim row, under the label (seed 004's pick items)
+                indent = " " * (len(mark) + len(box) + 2)
+                rows.append(styled(clip_to_width(indent + flatten(option.description), width, policy)[0], DIM))
         hint = "space: toggle, enter: done, esc: cancel" if self.request.multi else "enter: choose, esc: cancel"
         rows.append(styled(clip_to_width("  " + hint, width, policy)[0], HINT))
         return DialogView(tuple(rows), focus)

@@ -9,7 +9,7 @@ from typing import Any
 from inline_render.inputs import Input
 from inline_render.protocol.codec import decode_line
 from inline_render.protocol.mapping import Session, SessionConfig, Step
-from inline_render.protocol.messages import Decoded
+from inline_render.protocol.messages import Decoded, Request
 
 FAKE_RUNTIME = [sys.executable, "-m", "inline_render.fake_runtime", "--delay", "0", "--speed", "0"]
 
@@ -47,21 +47,29 @@ def status(run_id: str, value: str, message: str | None = None) -> dict[str, Any
     return note("run.status", **params)
 
 
-def connected(structured: bool = True, cancel: bool = True, **config: Any) -> Session:
-    """A session whose ``initialize`` was answered (request id 1)."""
+def connected(
+    structured: bool = True, cancel: bool = True, caps: dict[str, bool] | None = None, **config: Any
+) -> Session:
+    """A session whose ``initialize`` was answered (request id "1"), seed 004's shapes."""
     session = Session(SessionConfig(**config))
     session.initialize()
-    caps = {"supports_permission_preflight_events": structured, "supports_run_cancel": cancel}
-    session.receive(wire(result(1, {"protocol_version": 1, "server": {"name": "t"}, "server_capabilities": caps})))
+    server_caps = {"supports_permission_preflight_events": structured, "supports_run_cancel": cancel, **(caps or {})}
+    answer = {"protocol_version": "0", "server": {"name": "t"}, "server_capabilities": server_caps}
+    session.receive(wire(result("1", answer)))
     return session
 
 
 def running(structured: bool = True, run_id: str = "r1", **config: Any) -> Session:
-    """A connected session with run ``run_id`` started (run.start was request id 2)."""
+    """A connected session with run ``run_id`` started (run.start was request id "2")."""
     session = connected(structured, **config)
     session.start_run("hi")
-    session.receive(wire(result(2, {"run_id": run_id})))
+    session.receive(wire(result("2", {"run_id": run_id})))
     return session
+
+
+def run_start(rid: str, text: str, **more: Any) -> Request:
+    """The ``run.start`` request the UI sends for ``text`` (seed 004's shape)."""
+    return Request(rid, "run.start", {"input": {"type": "text", "text": text}, **more})
 
 
 def feed(session: Session, *objs: Any) -> Step:

@@ -6,9 +6,11 @@ import asyncio
 import contextlib
 import dataclasses
 import io
+import json
 import sys
 import textwrap
 from collections.abc import Callable, Coroutine
+from pathlib import Path
 from typing import Any
 
 from protocol_support import FAKE_RUNTIME
@@ -91,15 +93,16 @@ async def session(ui: UI, prompt: str) -> int | None:
 
 EDIT_STORY = (
     "Fix the greeting",
-    "The greeting lives in hello.py: read it, then edit.",
-    "I'll update the greeting in `hello.py`",
-    "```python",
-    "Let me look at the file",
-    "read path=hello.py",
+    "The greeting lives in hello.py: edit it.",
+    "I'll update the greeting in `hello.py`. Let me look at the file first.",
+    "read file_path=hello.py",
     "read: def greet(name):",
-    "edit path=hello.py",
+    "It currently reads:",
+    "```python",
+    "I will change the greeting to use an f-string.",
+    "edit file_path=hello.py",
     "Planned edit diff preview",
-    "--- a/hello.py",
+    "--- hello.py",
     '-    print("hi " + name)',
     '+    print(f"Hello, {name}!")',
     "Permission preflight ready (edit)",
@@ -114,8 +117,8 @@ def test_confirm_answered_yes_applies_the_edit() -> None:
         assert await session(ui, "Fix the greeting") == 0
 
     run(test)
-    ui.once(*EDIT_STORY, "edit: Applied 1 hunk to hello.py", "hello.py updated", "Done: `hello.py` now says Hello.")
-    assert not any("Denied" in line for line in ui.lines)
+    ui.once(*EDIT_STORY, "edit: Replaced 1 occurrence(s) in hello.py", "Done: `hello.py` now says Hello.")
+    assert not any("denied" in line or "Ignored" in line for line in ui.lines)
     assert ui.lines[-2:] == ["done \u00b7 87% context left", "\u203a"]  # status line, then the empty composer
 
 
@@ -127,8 +130,19 @@ def test_confirm_answered_no_with_a_reason_skips_the_edit() -> None:
         assert await session(ui, "Fix the greeting") == 0
 
     run(test)
-    ui.once(*EDIT_STORY, "edit failed: Denied by the user: not now", "Okay, I left `hello.py` unchanged.")
-    assert not any("Applied" in line for line in ui.lines)
+    ui.once(*EDIT_STORY, "edit failed: Permission denied: not now", "Okay, I left `hello.py` unchanged.")
+    assert not any("Replaced" in line for line in ui.lines)
+
+
+def test_confirm_denied_without_a_reason_stops_the_turn() -> None:
+    """'n' then Enter (no reason): the runtime gets ok=false, reason null, and stops the turn as codelia does."""
+    ui = UI(answers=[["n", "enter"]])
+
+    async def test() -> None:
+        assert await session(ui, "Fix the greeting") == 0
+
+    run(test)
+    ui.once(*EDIT_STORY, "edit failed: Permission denied", "Permission request was denied. Turn stopped.")
 
 
 def test_both_preflight_paths_render_the_same_through_a_real_runtime() -> None:
@@ -154,10 +168,10 @@ def test_cancel_while_the_confirm_is_open_closes_it() -> None:
         assert await session(ui, "Fix the greeting") == 0
 
     run(test)
-    ui.once("Permission preflight ready (edit)", "Run cancelled. Stopped by the user.")
+    ui.once("Permission preflight ready (edit)", "Run cancelled.")
     assert ui.client.session.run_status("run-1") == "cancelled"
-    assert not any("Allow edit?" in line for line in ui.renderer.terminal.screen_lines())
-    assert not any("Applied" in line or "Denied" in line for line in ui.lines)
+    assert not any("Run tool?" in line or "Cancelling" in line for line in ui.renderer.terminal.screen_lines())
+    assert not any("Replaced" in line or "denied" in line for line in ui.lines)
 
 
 def test_escape_during_streaming_cancels_the_run() -> None:
@@ -177,7 +191,7 @@ def test_escape_during_streaming_cancels_the_run() -> None:
         assert await ui.client.close() == 0
 
     run(test)
-    ui.once("Run cancelled. Stopped by the user.")
+    ui.once("Run cancelled.")
     assert not any("Line 200 of a long answer." in line for line in ui.lines)
     assert ui.client.session.run_status("run-1") == "cancelled"
 
@@ -229,7 +243,7 @@ def test_pick_and_prompt_dialogs_are_answered() -> None:
         assert await ui.client.close() == 0
 
     run(test)
-    ui.once("You picked: hello.py.", "Commit message: Update greeting")
+    ui.once("You picked: hello.py.", "Commit message: Update greeting")  # Enter takes the default_value
     assert "Now add a test for greet()" in ui.lines[-1]  # ui.set_editor_text filled the composer
 
 
@@ -267,5 +281,39 @@ def test_the_documented_example_runs() -> None:
     output = io.StringIO()
     with contextlib.redirect_stdout(output):
         exec(compile(code, "protocol docs", "exec"), {"sys": sys})
-    assert "edit: Applied 1 hunk to hello.py" in output.getvalue()
+    assert "edit: Replaced 1 occurrence(s) in hello.py" in output.getvalue()
     assert output.getvalue().count("Planned edit diff preview") == 1
+
+
+def test_the_readme_protocol_example_is_the_documented_one() -> None:
+    """The README's runtime example is the protocol docstring's (which the test above runs), line for line."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Runtime protocol") :]
+    example = section[
+        section.index("```python\n") + len("```python\n") : section.index("\n```", section.index("```python"))
+    ]
+    doc = protocol.__doc__ or ""
+    start, end = doc.index("    import asyncio"), doc.index("    asyncio.run(main())") + len("    asyncio.run(main())")
+    assert example == textwrap.dedent(doc[start:end]).replace("\\\\n", "\\n")
+
+
+def test_working_directory_changes_are_debounced_into_one_context_update(tmp_path: Path) -> None:
+    """ui.context.update goes out after initialize, then once for a burst of cwd changes (the last one wins)."""
+    log = tmp_path / "received.ndjson"
+    ui = UI("--log", str(log))
+    ui.client.config = dataclasses.replace(ui.client.config, context_debounce=0.05)
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    (tmp_path / "repo" / "src").mkdir()
+
+    async def test() -> None:
+        assert await ui.client.start() is not None
+        ui.client.set_cwd(str(tmp_path))
+        ui.client.set_cwd(str(tmp_path / "repo" / "src"))
+        await asyncio.sleep(0.5)
+        assert await ui.client.close() == 0
+
+    run(test)
+    received = [json.loads(line) for line in log.read_text().splitlines()]
+    updates = [m["params"] for m in received if m.get("method") == "ui.context.update"]
+    assert len(updates) == 2 and "id" not in received[1]
+    assert updates[1] == {"cwd": str(tmp_path / "repo" / "src"), "workspace_root": str(tmp_path / "repo")}

@@ -6,7 +6,7 @@ import dataclasses
 import json
 
 import pytest
-from protocol_support import connected, event, feed, note, req, result, running, status, wire
+from protocol_support import connected, event, feed, note, req, result, run_start, running, status, wire
 
 from inline_render.inputs import (
     ConfirmCancel,
@@ -40,20 +40,21 @@ def status_lines(inputs: tuple[object, ...]) -> list[str]:
 
 
 def test_initialize_announces_version_and_ui_capabilities() -> None:
-    """``initialize`` is request 1 with protocol_version 1, the client and every UI capability."""
+    """``initialize`` is request "1" with protocol_version "0" (seed 004), the client and every UI capability."""
     step = Session().initialize()
     assert step.inputs == ()
     (request,) = step.send
-    assert isinstance(request, Request) and request.id == 1 and request.method == "initialize"
-    assert request.params["protocol_version"] == 1
+    assert isinstance(request, Request) and request.id == "1" and request.method == "initialize"
+    assert request.params["protocol_version"] == "0"
     assert request.params["client"]["name"] == "inline_render"
     assert request.params["ui_capabilities"] == {
         "supports_permission_preflight_events": True,
         "supports_confirm": True,
         "supports_prompt": True,
         "supports_pick": True,
-        "supports_run_cancel": True,
-    }
+    }  # supports_markdown / supports_images: false until the log renders them
+    flipped = Session(SessionConfig(supports_markdown=True)).initialize().send[0]
+    assert isinstance(flipped, Request) and flipped.params["ui_capabilities"]["supports_markdown"] is True
 
 
 def test_structured_preflight_needs_both_sides() -> None:
@@ -64,13 +65,15 @@ def test_structured_preflight_needs_both_sides() -> None:
     assert not Session().structured_preflight  # before the runtime answered
 
 
-def test_protocol_version_mismatch_is_reported_and_tolerated() -> None:
-    """A different protocol_version gives one status line; the session still works."""
+def test_protocol_version_mismatch_is_tolerated_quietly(caplog: pytest.LogCaptureFixture) -> None:
+    """Another protocol_version (even a number) leaves no line in the log, only a debug record; the session works."""
     session = Session()
     session.initialize()
-    step = feed(session, result(1, {"protocol_version": 2}))
-    assert status_lines(step.inputs) == ["The runtime speaks protocol version 2, this UI 1; continuing."]
-    assert session.server is not None
+    with caplog.at_level("DEBUG", logger="inline_render.protocol.mapping"):
+        step = feed(session, result(1, {"protocol_version": 2}))  # a lenient runtime: numeric id and version
+    assert step.inputs == ()
+    assert session.server is not None and "protocol version 2" in caplog.text
+    assert session.start_run("go").send == (run_start("2", "go"),)
 
 
 def test_invalid_initialize_answer_means_no_capabilities() -> None:
@@ -90,7 +93,7 @@ def test_start_run_logs_the_prompt_and_sends_run_start() -> None:
     session = connected()
     step = session.start_run("Fix it")
     assert step.inputs == (LogAppend("user", "Fix it"), Working("Working"))
-    assert step.send == (Request(2, "run.start", {"prompt": "Fix it"}),)
+    assert step.send == (run_start("2", "Fix it"),)
     assert session.busy
 
 
@@ -98,7 +101,7 @@ def test_submit_from_the_core_is_not_logged_twice() -> None:
     """A core ``Submit`` starts a run without a 'user' entry: the core logged the composer text."""
     step = connected().handle_output(Submit("Fix it"))
     assert not any(isinstance(i, LogAppend) for i in step.inputs)
-    assert step.send == (Request(2, "run.start", {"prompt": "Fix it"}),)
+    assert step.send == (run_start("2", "Fix it"),)
 
 
 def test_blank_submit_and_quit_do_nothing() -> None:
@@ -138,18 +141,18 @@ def test_run_start_answer_without_run_id_is_an_error_line() -> None:
 # --- streaming text and final -------------------------------------------------------------------
 
 
-def test_text_events_stream_into_one_entry_and_final_finishes_it() -> None:
-    """text -> LogAppend(final=False) then LogDelta; a final with the same text only finishes it."""
+def test_text_parts_are_paragraphs_of_one_entry_and_final_finishes_it() -> None:
+    """text parts -> one entry, each part a paragraph (not glued); a final with the same text only finishes it."""
     session = running()
     step = feed(
         session,
-        event("r1", 1, type="text", content="Hel"),
-        event("r1", 2, type="text", content="lo"),
-        event("r1", 3, type="final", content="Hello"),
+        event("r1", 0, type="text", content="First paragraph."),
+        event("r1", 1, type="text", content="Second paragraph."),
+        event("r1", 2, type="final", content="First paragraph.\n\nSecond paragraph."),
     )
     assert step.inputs == (
-        LogAppend("assistant", "Hel", "r1#1", final=False),
-        LogDelta("r1#1", "lo"),
+        LogAppend("assistant", "First paragraph.", "r1#1", final=False),
+        LogDelta("r1#1", "\n\nSecond paragraph."),
         LogFinish("r1#1"),
     )
 
@@ -159,10 +162,12 @@ def test_a_ui_line_during_streaming_leaves_the_answer_open_so_final_is_not_repea
     session = running()
     step = feed(session, event("r1", 1, type="text", content="Done:"))
     refused = session.start_run("another prompt")
-    rest = feed(session, event("r1", 2, type="text", content=" ok."), event("r1", 3, type="final", content="Done: ok."))
+    rest = feed(
+        session, event("r1", 2, type="text", content="ok."), event("r1", 3, type="final", content="Done:\n\nok.")
+    )
     assert step.inputs == (LogAppend("assistant", "Done:", "r1#1", final=False),)
     assert refused.inputs == (LogAppend("status", "A run is in progress; press Esc to cancel it first."),)
-    assert rest.inputs == (LogDelta("r1#1", " ok."), LogFinish("r1#1"))
+    assert rest.inputs == (LogDelta("r1#1", "\n\nok."), LogFinish("r1#1"))
 
 
 def test_final_without_text_is_the_entry() -> None:
@@ -287,10 +292,17 @@ def test_permission_events_map_to_preflight_inputs() -> None:
     assert step.inputs == (PermissionPreview("edit", "-a\n+b", "1 file", True, "c1"), PermissionReady("edit", "c1"))
 
 
-def test_unknown_event_type_is_reported_once() -> None:
-    """Events of an unknown type give one status line in total and nothing else."""
-    step = feed(running(), event("r1", 1, type="step_start"), event("r1", 2, type="step_start"))
-    assert step.inputs == (LogAppend("status", "Ignored agent events of unknown type step_start."),)
+def test_unknown_event_type_is_quiet(caplog: pytest.LogCaptureFixture) -> None:
+    """Events of an unknown (future) type leave nothing in the log: a debug record each, and later events show."""
+    with caplog.at_level("DEBUG", logger="inline_render.protocol.mapping"):
+        step = feed(
+            running(),
+            event("r1", 0, type="shiny.new", data=[1]),
+            event("r1", 1, type="shiny.new"),
+            event("r1", 2, type="error", message="x"),
+        )
+    assert step.inputs == (LogAppend("error", "x"),)
+    assert caplog.text.count("'shiny.new'") == 2
 
 
 # --- seq ordering and unknown runs --------------------------------------------------------------
@@ -357,7 +369,7 @@ def test_cancelled_is_terminal_closes_dialogs_and_ignores_later_events() -> None
     assert isinstance(opened.inputs[0], ConfirmRequest)
     step = feed(session, status("r1", "cancelled"))
     assert step.inputs == (ConfirmCancel("c1"), Working(""), LogAppend("status", "Run cancelled."), Status("cancelled"))
-    assert step.send == (Response("c1", {"ok": False}),)
+    assert step.send == (Response("c1", {"ok": False, "remember": False, "reason": None}),)
     later = feed(session, event("r1", 5, type="text", content="late"), status("r1", "running"))
     assert later.inputs == () and later.send == ()
     assert session.run_status("r1") == "cancelled"
@@ -368,7 +380,7 @@ def test_dialog_of_a_cancelled_run_is_answered_without_opening() -> None:
     """A dialog request tagged with an already cancelled run is answered as dismissed at once."""
     session = running()
     feed(session, status("r1", "cancelled"))
-    step = feed(session, req(7, "ui.pick.request", title="t", options=["a"], run_id="r1"))
+    step = feed(session, req(7, "ui.pick.request", title="t", items=[{"id": "a", "label": "a"}], run_id="r1"))
     assert step.inputs == ()
     assert step.send == (Response(7, {"ids": []}),)
 
@@ -412,35 +424,45 @@ def test_confirm_request_and_answer_with_remember_and_reason() -> None:
     )
     assert step.inputs == (ConfirmRequest("c1", "Allow edit?", "m", "Allow", "Deny", "danger", True, True),)
     assert session.handle_output(ConfirmAnswer("c1", True, remember=True)).send == (
-        Response("c1", {"ok": True, "remember": True}),
+        Response("c1", {"ok": True, "remember": True, "reason": None}),
     )
-    feed(session, req("c2", "ui.confirm.request", title="Again?"))
+    defaults = feed(session, req("c2", "ui.confirm.request", title="Again?", message="m"))
+    assert defaults.inputs == (ConfirmRequest("c2", "Again?", "m", "OK", "Cancel"),)  # seed 004's default labels
     assert session.handle_output(ConfirmAnswer("c2", False, reason="too risky")).send == (
-        Response("c2", {"ok": False, "reason": "too risky"}),
+        Response("c2", {"ok": False, "remember": False, "reason": "too risky"}),
     )
 
 
 def test_prompt_request_and_answers() -> None:
-    """ui.prompt.request -> PromptRequest; the answer is {"value": text} or {"value": null}."""
+    """ui.prompt.request (default_value, secret, multiline) -> PromptRequest; the answer is {"value": text|null}."""
     session = running()
-    step = feed(session, req(5, "ui.prompt.request", title="Name", default="x", secret=True))
-    assert step.inputs == (PromptRequest("5", "Name", "", "x", "", True, False),)
-    assert session.handle_output(PromptAnswer("5", None)).send == (Response(5, {"value": None}),)
+    step = feed(session, req("ui_5", "ui.prompt.request", title="Name", message="m", default_value="x", secret=True))
+    assert step.inputs == (PromptRequest("ui_5", "Name", "m", "x", "", True, False),)
+    assert session.handle_output(PromptAnswer("ui_5", None)).send == (Response("ui_5", {"value": None}),)
+    multi = feed(session, req("ui_6", "ui.prompt.request", title="Body", message="", multiline=True))
+    assert multi.inputs == (PromptRequest("ui_6", "Body", "", "", "", False, True),)
+    assert session.handle_output(PromptAnswer("ui_6", "a\nb")).send == (Response("ui_6", {"value": "a\nb"}),)
 
 
-def test_pick_request_and_answer_keep_the_integer_id() -> None:
-    """ui.pick.request -> PickRequest; the answer goes back under the original (integer) id."""
+def test_pick_request_items_with_detail_and_the_answer_keep_the_id() -> None:
+    """ui.pick.request's items {id, label, detail?} -> PickRequest options; the answer goes back under the same id."""
     session = running()
-    step = feed(session, req(9, "ui.pick.request", title="File", options=[{"id": "a", "label": "A"}], multi=True))
-    assert step.inputs == (PickRequest("9", "File", (PickOption("a", "A"),), "", True),)
-    assert session.handle_output(PickAnswer("9", ("a",))).send == (Response(9, {"ids": ["a"]}),)
+    items = [{"id": "openai", "label": "openai", "detail": "OAuth or API key"}, {"id": "b", "label": "B"}]
+    step = feed(session, req("ui_1", "ui.pick.request", title="Provider", items=items, multi=False))
+    assert step.inputs == (
+        PickRequest("ui_1", "Provider", (PickOption("openai", "openai", "OAuth or API key"), PickOption("b", "B"))),
+    )
+    assert session.handle_output(PickAnswer("ui_1", ("openai",))).send == (Response("ui_1", {"ids": ["openai"]}),)
+    lenient = feed(session, req(9, "ui.pick.request", title="File", items=[{"id": "a", "label": "A"}], multi=True))
+    assert lenient.inputs == (PickRequest("9", "File", (PickOption("a", "A"),), "", True),)
+    assert session.handle_output(PickAnswer("9", ())).send == (Response(9, {"ids": []}),)  # a numeric id is kept
 
 
 def test_dialog_errors_are_json_rpc_errors() -> None:
     """Invalid params -> -32602; an unsupported dialog -> -32601; an id already open -> -32600."""
     session = running(supports_pick=False)
     bad = feed(session, req(1, "ui.confirm.request", message="no title"))
-    unsupported = feed(session, req(2, "ui.pick.request", title="t", options=[]))
+    unsupported = feed(session, req(2, "ui.pick.request", title="t", items=[]))
     feed(session, req(3, "ui.prompt.request", title="t"))
     duplicate = feed(session, req(3, "ui.prompt.request", title="t"))
     codes = [
@@ -470,7 +492,7 @@ def test_interrupt_sends_run_cancel_once() -> None:
     """Esc during a run sends run.cancel; pressing it again sends nothing more."""
     session = running()
     first = session.handle_output(Interrupt("escape"))
-    assert first.send == (Request(3, "run.cancel", {"run_id": "r1"}),)
+    assert first.send == (Request("3", "run.cancel", {"run_id": "r1", "reason": "cancelled by the user"}),)
     assert first.inputs == (Working("Cancelling"),)
     assert session.handle_output(Interrupt("escape")) == session.cancel_run()
     assert session.cancel_run().send == ()
@@ -487,8 +509,8 @@ def test_interrupt_before_the_run_is_named_cancels_when_it_is() -> None:
     session.start_run("hi")
     assert session.cancel_run().send == ()
     assert session.cancel_run().inputs == ()
-    step = feed(session, result(2, {"run_id": "r9"}))
-    assert step.send == (Request(3, "run.cancel", {"run_id": "r9"}),)
+    step = feed(session, result("2", {"run_id": "r9"}))
+    assert step.send == (Request("3", "run.cancel", {"run_id": "r9", "reason": "cancelled by the user"}),)
 
 
 def test_runtime_without_cancel_support_gets_no_run_cancel() -> None:
@@ -507,7 +529,9 @@ def test_failed_run_cancel_can_be_retried() -> None:
     session.cancel_run()
     step = feed(session, {"jsonrpc": "2.0", "id": 3, "error": {"code": 1, "message": "busy"}})
     assert LogAppend("error", "Could not cancel the run: busy") in step.inputs
-    assert session.cancel_run().send == (Request(4, "run.cancel", {"run_id": "r1"}),)
+    assert session.cancel_run().send == (
+        Request("4", "run.cancel", {"run_id": "r1", "reason": "cancelled by the user"}),
+    )
 
 
 # --- UI signals ---------------------------------------------------------------------------------
@@ -561,11 +585,11 @@ def test_invalid_request_params_get_32602() -> None:
 
 
 def test_unknown_methods() -> None:
-    """Unknown request -> -32601 with its id; unknown notification -> one status line per method."""
+    """Unknown request -> -32601 with its id; an unknown (future) notification is quiet: no log line."""
     step = feed(running(), req(4, "fs.read"), note("telemetry", x=1), note("telemetry", x=2))
     assert isinstance(step.send[0], ErrorResponse)
     assert (step.send[0].id, step.send[0].error.code) == (4, -32601)
-    assert status_lines(step.inputs) == ["Ignored unknown runtime notification telemetry."]
+    assert step.inputs == ()
 
 
 # --- responses, malformed input, timeouts, exit -------------------------------------------------
@@ -600,13 +624,13 @@ def test_request_timeout_is_shown_and_a_late_answer_dropped() -> None:
     """An unanswered run.start times out with an error line; its late answer is dropped quietly."""
     session = connected()
     session.start_run("hi")
-    assert session.pending_requests() == {2: "run.start"}
-    step = session.request_timed_out(2, 1.5)
+    assert session.pending_requests() == {"2": "run.start"}
+    step = session.request_timed_out("2", 1.5)
     assert step.inputs == (Working(""), LogAppend("error", "The runtime did not answer run.start within 1.5 s."))
     assert not session.busy
-    late = feed(session, result(2, {"run_id": "r1"}))
+    late = feed(session, result(2, {"run_id": "r1"}))  # even echoed as a number
     assert late.inputs == () and session.current_run is None
-    assert session.request_timed_out(2, 1.5).inputs == ()
+    assert session.request_timed_out("2", 1.5).inputs == ()
 
 
 def test_runtime_exit_mid_run_ends_it_with_an_error_line() -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from inline_render.errors import InvalidInput
 from inline_render.inputs import PickOption
+from inline_render.protocol import catalog as c
 from inline_render.protocol import events as ev
 from inline_render.protocol import methods as m
 from inline_render.protocol.messages import (
@@ -115,7 +116,12 @@ EXAMPLES: list[tuple[type[Any], dict[str, Any]]] = [
             "server_capabilities": {"supports_run_cancel": True, "supports_permission_preflight_events": True},
         },
     ),
-    (m.RunStartParams, {"prompt": "hi", "session_id": "s"}),
+    (m.RunStartParams, {"input": {"type": "text", "text": "List TypeScript files"}}),
+    (
+        m.RunStartParams,
+        {"input": {"type": "text", "text": "hi"}, "session_id": "s", "ui_context": {"cwd": "/w"}, "meta": {"k": 1}},
+    ),
+    (m.RunStartResult, {"run_id": "r1", "session_log_path": "~/.codelia/sessions/r1.jsonl"}),
     (m.RunStartResult, {"run_id": "r1"}),
     (m.RunCancelParams, {"run_id": "r1", "reason": "user"}),
     (m.RunStatusParams, {"run_id": "r1", "status": "cancelled", "message": "bye"}),
@@ -138,13 +144,13 @@ EXAMPLES: list[tuple[type[Any], dict[str, Any]]] = [
         },
     ),
     (m.ConfirmResult, {"ok": False, "remember": True, "reason": "no"}),
-    (m.PromptParams, {"title": "Name", "default": "x", "placeholder": "p", "secret": True, "multiline": True}),
+    (m.PromptParams, {"title": "Name", "default_value": "x", "placeholder": "p", "secret": True, "multiline": True}),
     (m.PromptResult, {"value": None}),
     (
         m.PickParams,
         {
             "title": "Pick",
-            "options": [{"id": "a", "label": "A", "description": "d"}, {"id": "b", "label": "B"}],
+            "items": [{"id": "a", "label": "A", "detail": "d"}, {"id": "b", "label": "B"}],
             "multi": True,
         },
     ),
@@ -152,6 +158,32 @@ EXAMPLES: list[tuple[type[Any], dict[str, Any]]] = [
     (m.NotifyParams, {"message": "hi", "notify_type": "warn"}),
     (m.WorkingParams, {"message": "Reading"}),
     (m.SetEditorTextParams, {"text": "draft"}),
+    (c.UiContext, {"cwd": "/w/src", "workspace_root": "/w", "active_file": {"path": "a.ts"}}),
+    (c.SessionListParams, {"limit": 50}),
+    (
+        c.SessionListResult,
+        {"sessions": [{"session_id": "s1", "updated_at": "2026-01-01", "message_count": 3, "last_user_message": "hi"}]},
+    ),
+    (c.SessionHistoryParams, {"session_id": "s1", "max_runs": 20, "max_events": 1500}),
+    (c.SessionHistoryResult, {"runs": 2, "events_sent": 9, "truncated": True}),
+    (c.ModelListParams, {"provider": "openai", "include_details": True}),
+    (c.ModelListResult, {"provider": "openai", "models": ["a", "b"], "current": "a", "details": {"a": {}}}),
+    (c.ModelSetParams, {"name": "b", "provider": "openai"}),
+    (c.ModelSetResult, {"provider": "openai", "name": "b"}),
+    (c.McpListParams, {"scope": "loaded"}),
+    (
+        c.McpListResult,
+        {"servers": [{"id": "gh", "transport": "http", "enabled": False, "state": "error", "last_error": "401"}]},
+    ),
+    (c.SkillsListParams, {"cwd": "/w", "force_reload": True}),
+    (
+        c.SkillsListResult,
+        {
+            "skills": [{"id": "s", "name": "s", "description": "d", "path": "p", "dir": "d", "scope": "repo"}],
+            "errors": [{"path": "x", "message": "bad"}],
+            "truncated": True,
+        },
+    ),
 ]
 
 
@@ -167,21 +199,23 @@ def test_unknown_members_are_kept_in_extra() -> None:
     """Members this UI does not know survive in ``extra`` (also in nested objects)."""
     params = m.InitializeParams.from_json(
         {
-            "protocol_version": 1,
+            "protocol_version": "0",
             "client": {"name": "ui", "pid": 9},
-            "ui_capabilities": {"supports_images": True},
+            "ui_capabilities": {"supports_images": True, "supports_theme_set": True},
             "locale": "fr",
         }
     )
     assert params.extra == {"locale": "fr"}
     assert params.client.extra == {"pid": 9}
-    assert params.ui_capabilities.extra == {"supports_images": True}
+    assert params.ui_capabilities.supports_images
+    assert params.ui_capabilities.extra == {"supports_theme_set": True}
 
 
 def test_defaults_are_omitted_and_required_members_kept() -> None:
     """Defaults are left out of the JSON, required members (even null/false/empty) are written."""
-    assert m.ConfirmResult(ok=False).to_json() == {"ok": False}
-    assert m.ConfirmResult(ok=True, remember=True).to_json() == {"ok": True, "remember": True}
+    # A confirm answer always carries remember and reason, as codelia's own UI sends it.
+    assert m.ConfirmResult(False, False, None).to_json() == {"ok": False, "remember": False, "reason": None}
+    assert m.ConfirmParams(title="t").to_json() == {"title": "t"}  # labels default to OK / Cancel
     assert m.PromptResult(value=None).to_json() == {"value": None}
     assert m.PickResult(ids=()).to_json() == {"ids": []}
 
@@ -204,7 +238,11 @@ def test_null_means_absent_for_members_with_defaults() -> None:
         (m.AgentEventParams, {"run_id": "r", "seq": 1, "event": {"type": "text"}}, "content"),
         (m.AgentEventParams, {"run_id": "r", "seq": 1, "event": []}, "event"),
         (m.RunContextParams, {"run_id": "r", "context_left_percent": "half"}, "context_left_percent"),
-        (m.PickParams, {"title": "t", "options": [3]}, "options"),
+        (m.PickParams, {"title": "t", "items": [3]}, "items"),
+        (m.PickParams, {"title": "t", "items": [{"id": "a"}]}, "label"),
+        (m.PickParams, {"title": "t", "options": ["a"]}, "items"),
+        (m.RunStartParams, {"prompt": "hi"}, "input"),
+        (m.RunStartParams, {"input": {"type": "text"}}, "text"),
         (m.PickResult, {"ids": ["a", 1]}, "ids"),
         (m.InitializeParams, {"protocol_version": 1, "client": "ui"}, "client"),
         (m.RunStatusParams, {"run_id": None, "status": "running"}, "run_id"),
@@ -222,10 +260,12 @@ def test_non_object_params_are_invalid() -> None:
         m.RunStartParams.from_json(["hi"])
 
 
-def test_pick_options_accept_strings_like_the_core() -> None:
-    """Pick options may be plain strings (id = label), exactly as the core's pick.request input."""
-    params = m.PickParams.from_json({"title": "t", "options": ["a", {"id": "b", "label": "B"}]})
-    assert params.options == (PickOption("a", "a"), PickOption("b", "B"))
+def test_pick_items_become_core_options_with_the_detail() -> None:
+    """Seed 004's pick items {id, label, detail?} become the core's options, the detail as the description."""
+    params = m.PickParams.from_json(
+        {"title": "t", "items": [{"id": "a", "label": "A", "detail": "d"}, {"id": "b", "label": "B"}]}
+    )
+    assert tuple(item.option() for item in params.items) == (PickOption("a", "A", "d"), PickOption("b", "B"))
 
 
 @pytest.mark.parametrize(
@@ -253,7 +293,17 @@ def test_pick_options_accept_strings_like_the_core() -> None:
             ev.PermissionPreviewEvent,
         ),
         ({"type": "permission.ready", "tool": "edit"}, ev.PermissionReadyEvent),
-        ({"type": "step_start", "n": 1}, ev.UnknownEvent),
+        (
+            {"type": "permission.preview", "tool": "edit", "file_path": "a.txt", "language": "txt"},
+            ev.PermissionPreviewEvent,
+        ),
+        ({"type": "step_start", "step_id": "c1", "title": "edit", "step_number": 1}, ev.StepStartEvent),
+        ({"type": "step_complete", "step_id": "c1", "status": "error", "duration_ms": 43}, ev.StepCompleteEvent),
+        ({"type": "llm.retry", "attempt": 2, "max_attempts": 3, "reason": "429"}, ev.LlmRetryEvent),
+        ({"type": "compaction_start", "timestamp": 1}, ev.CompactionStartEvent),
+        ({"type": "compaction_complete", "timestamp": 1, "compacted": False}, ev.CompactionCompleteEvent),
+        ({"type": "hidden_user_message", "content": "hi"}, ev.HiddenUserMessageEvent),
+        ({"type": "future.kind", "n": 1}, ev.UnknownEvent),
     ],
 )
 def test_every_event_type_round_trips(obj: dict[str, Any], cls: type[Any]) -> None:
@@ -277,6 +327,7 @@ def test_params_by_method_covers_every_method() -> None:
         m.RUN_CANCEL,
         m.RUN_STATUS,
         m.RUN_CONTEXT,
+        m.RUN_DIAGNOSTICS,
         m.AGENT_EVENT,
         m.UI_CONFIRM,
         m.UI_PROMPT,

@@ -91,8 +91,8 @@ def test_demo_through_a_pipe_is_a_plain_transcript() -> None:
     assert result.returncode == 0, result.stderr.decode()
     text = result.stdout.decode()
     assert "\x1b" not in text
-    order = ["\u203a Fix the greeting", "```python", "\u2699 read path=hello.py", "Planned edit diff preview",
-             "+    print(f\"Hello, {name}!\")", "? Allow edit?", "-> yes", "Applied 1 hunk", "now says Hello",
+    order = ["\u203a Fix the greeting", "\u2699 read file_path=hello.py", "```python", "Planned edit diff preview",
+             "+    print(f\"Hello, {name}!\")", "? Run tool?", "-> yes", "Replaced 1 occurrence(s)", "now says Hello",
              "\u203a Now pick a file", "You picked: hello.py", "\u203a ask me for a commit message",
              "Commit message: Update greeting"]  # fmt: skip
     positions = [text.find(marker) for marker in order]

@@ -10,15 +10,14 @@ from tmux_harness import Tmux, assert_exited_cleanly, assert_in_order_once
 SCRIPT = [
     "\u203a Fix the greeting in hello.py",
     "I'll update the greeting",
-    "```python",
     "Let me look at the file first.",
-    "\u2699 read path=hello.py",
+    "\u2699 read file_path=hello.py",
+    "```python",
     "Planned edit diff preview",
-    "+++ b/hello.py",
+    "+++ hello.py",
     '+    print(f"Hello, {name}!")',
     "Permission preflight ready (edit)",
-    "Applied 1 hunk to hello.py",
-    "hello.py updated",
+    "Replaced 1 occurrence(s) in hello.py",
     "now says Hello.",
     "\u203a Now pick a file to review",
     "You picked: hello.py.",
@@ -40,7 +39,7 @@ def test_unattended_demo_plays_through_and_leaves_a_clean_transcript(tmux_80x24:
     """--script: the whole session once and in order in history + screen, then the prompt with a visible cursor."""
     tmux = tmux_80x24
     tmux.demo("--script")
-    tmux.wait_text("? Allow edit?")
+    tmux.wait_text("? Run tool?")
     x, y, visible = tmux.cursor()
     assert visible and tmux.screen()[y].startswith("\u203a"), (x, y, tmux.screen())  # resting at the composer
     assert tmux.wait_exit() == 0
@@ -53,7 +52,7 @@ def test_a_person_drives_the_demo_with_keys(tmux_80x24: Tmux) -> None:
     """Deny with a reason, pick with the arrows, /help, cancel a long run with Esc, leave with Ctrl-D."""
     tmux = tmux_80x24
     tmux.demo()
-    tmux.wait_text("? Allow edit?")
+    tmux.wait_text("? Run tool?")
     tmux.type("n")
     tmux.wait_text("Reason")
     tmux.type("not today")
@@ -81,7 +80,7 @@ def test_a_person_drives_the_demo_with_keys(tmux_80x24: Tmux) -> None:
     lines = tmux.everything()
     assert_in_order_once(
         lines,
-        ["Planned edit diff preview", "Denied by the user: not today", "\u203a now pick a file",
+        ["Planned edit diff preview", "Permission denied: not today", "\u203a now pick a file",
          "You picked: main.py.", "\u203a /help", "Commands: /help", "\u203a long", "Line 1 of a long answer.",
          "Run cancelled."],
     )  # fmt: skip

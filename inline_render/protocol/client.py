@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import os
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,13 +31,14 @@ from types import TracebackType
 
 from ..inputs import Input, LogAppend
 from ..outputs import Output
+from .catalog import UiContext
 from .codec import DEFAULT_MAX_LINE_BYTES, Decoder, LineSplitter, encode
 from .mapping import Session, SessionConfig, Step
 from .messages import Decoded, ErrorResponse, Message, Request, RequestId, Response
 from .methods import InitializeResult
 from .stdin_writer import StdinWriter
 
-__all__ = ["ClientConfig", "InputSink", "RuntimeClient"]
+__all__ = ["ClientConfig", "InputSink", "RuntimeClient", "workspace_context"]
 
 InputSink = Callable[[list[Input]], Iterable[Output] | None]
 _READ_SIZE = 64 * 1024
@@ -52,6 +54,7 @@ class ClientConfig:
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
     cwd: str | None = None
     env: Mapping[str, str] | None = None
+    context_debounce: float = 0.3  # seconds a working-directory change waits before ui.context.update
 
 
 class RuntimeClient:
@@ -68,6 +71,7 @@ class RuntimeClient:
         self._closing = False
         self._changed = asyncio.Event()
         self._stdin: StdinWriter | None = None
+        self._context_timer: asyncio.TimerHandle | None = None
 
     @property
     def returncode(self) -> int | None:
@@ -105,6 +109,8 @@ class RuntimeClient:
         step = self.session.initialize()
         request_id = next(m.id for m in step.send if isinstance(m, Request))
         self._apply(step)
+        # Where the user works: sent as ui.context.update as soon as initialize is answered.
+        self._apply(self.session.set_context(workspace_context(self.config.cwd or os.getcwd())))
         await self._wait_for(lambda: request_id not in self.session.pending_requests())
         return self.session.server
 
@@ -115,6 +121,22 @@ class RuntimeClient:
     def cancel(self) -> None:
         """Cancel the run in progress (``run.cancel``; repeated calls send nothing more)."""
         self._apply(self.session.cancel_run())
+
+    def set_cwd(self, cwd: str) -> None:
+        """The user's working directory changed: ``ui.context.update``, debounced (many changes, one message)."""
+        if self._context_timer is not None:
+            self._context_timer.cancel()
+        self._context_timer = asyncio.get_running_loop().call_later(
+            self.config.context_debounce, lambda: self._apply(self.session.set_context(workspace_context(cwd)))
+        )
+
+    def run_command(self, text: str) -> bool:
+        """Run a slash command that talks to the runtime (``/resume``, ``/model``, ...); False if ``text`` is none."""
+        step = self.session.command(text)
+        if step is None:
+            return False
+        self._apply(step)
+        return True
 
     def handle_output(self, output: Output) -> None:
         """Pass on one output of the core: a dialog's answer, a submitted prompt, an interrupt."""
@@ -146,6 +168,8 @@ class RuntimeClient:
         for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
+        if self._context_timer is not None:
+            self._context_timer.cancel()
         return proc.returncode
 
     # --- internals ---------------------------------------------------------------------------
@@ -222,3 +246,16 @@ class RuntimeClient:
         for _, line in lines:
             text = "(an overlong stderr line was discarded)" if line is None else line.decode("utf-8", "replace")
             self._apply(self.session.stderr_line(text))
+
+
+def workspace_context(cwd: str) -> UiContext:
+    """``cwd`` and its workspace root: the nearest directory above it holding ``.git`` (else ``cwd`` itself)."""
+    cwd = os.path.abspath(cwd)
+    root = cwd
+    while not os.path.exists(os.path.join(root, ".git")):
+        parent = os.path.dirname(root)
+        if parent == root:
+            root = cwd
+            break
+        root = parent
+    return UiContext(cwd=cwd, workspace_root=root)

@@ -1,7 +1,11 @@
 """The agent events: the ``event`` member of an ``agent.event`` notification.
 
-Each may carry a ``timestamp`` (kept in ``extra``).  Unknown event types are
-kept whole as ``UnknownEvent`` so a newer runtime never breaks an older UI.
+These dataclasses are the one normalized event model the rest of the UI works
+on; ``parse_event`` is the codelia codec (seed 004: ``type`` names the class,
+every other member is a field).  Another dialect adds its own thin codec that
+builds the same classes.  Each event may carry a ``timestamp`` (kept in
+``extra``).  Unknown event types are kept whole as ``UnknownEvent`` so a newer
+runtime never breaks an older UI.
 """
 
 from __future__ import annotations
@@ -15,11 +19,17 @@ from .jsonobj import CONVERTERS, JsonObject
 __all__ = [
     "EVENT_TYPES",
     "AgentEvent",
+    "CompactionCompleteEvent",
+    "CompactionStartEvent",
     "ErrorEvent",
     "FinalEvent",
+    "HiddenUserMessageEvent",
+    "LlmRetryEvent",
     "PermissionPreviewEvent",
     "PermissionReadyEvent",
     "ReasoningEvent",
+    "StepCompleteEvent",
+    "StepStartEvent",
     "TextEvent",
     "ToolCallEvent",
     "ToolResultEvent",
@@ -97,6 +107,8 @@ class PermissionPreviewEvent(JsonObject):
     summary: str | None = None
     truncated: bool = False
     tool_call_id: str | None = None
+    file_path: str | None = None
+    language: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -107,6 +119,66 @@ class PermissionReadyEvent(JsonObject):
     TYPE: ClassVar[str] = "permission.ready"
     tool: str
     tool_call_id: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class StepStartEvent(JsonObject):
+    """A step of the agent (usually one tool call) begins: a quiet spinner change."""
+
+    TYPE: ClassVar[str] = "step_start"
+    step_id: str = ""
+    title: str = ""
+    step_number: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class StepCompleteEvent(JsonObject):
+    """A step ended (``status``: completed or error): quiet, the tool result tells the story."""
+
+    TYPE: ClassVar[str] = "step_complete"
+    step_id: str = ""
+    status: str = "completed"
+    duration_ms: float | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class LlmRetryEvent(JsonObject):
+    """The runtime retries a failed model call (its members vary by version: all optional)."""
+
+    TYPE: ClassVar[str] = "llm.retry"
+    attempt: int | None = None
+    max_attempts: int | None = None
+    delay_ms: float | None = None
+    reason: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionStartEvent(JsonObject):
+    """The runtime starts compacting the conversation to free context."""
+
+    TYPE: ClassVar[str] = "compaction_start"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionCompleteEvent(JsonObject):
+    """Compaction ended; ``compacted`` says whether anything was compacted."""
+
+    TYPE: ClassVar[str] = "compaction_complete"
+    compacted: bool = True
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenUserMessageEvent(JsonObject):
+    """A user-role message the runtime gave the model (never shown live; in a history replay it is the prompt)."""
+
+    TYPE: ClassVar[str] = "hidden_user_message"
+    content: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -131,6 +203,12 @@ AgentEvent = (
     | ErrorEvent
     | PermissionPreviewEvent
     | PermissionReadyEvent
+    | StepStartEvent
+    | StepCompleteEvent
+    | LlmRetryEvent
+    | CompactionStartEvent
+    | CompactionCompleteEvent
+    | HiddenUserMessageEvent
     | UnknownEvent
 )
 
@@ -145,6 +223,12 @@ EVENT_TYPES: dict[str, type[Any]] = {
         ErrorEvent,
         PermissionPreviewEvent,
         PermissionReadyEvent,
+        StepStartEvent,
+        StepCompleteEvent,
+        LlmRetryEvent,
+        CompactionStartEvent,
+        CompactionCompleteEvent,
+        HiddenUserMessageEvent,
     )
 }
 

@@ -18,7 +18,6 @@ from collections.abc import Callable
 from typing import Any, Self
 
 from ..errors import InvalidInput
-from ..inputs import PickOption, PickRequest, input_from_json
 
 __all__ = ["CONVERTERS", "JsonObject"]
 
@@ -58,16 +57,6 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _options(where: str, value: Any) -> tuple[PickOption, ...]:
-    # The core's pick.request input defines what an option is: reuse its validation.
-    try:
-        request = input_from_json({"type": "pick.request", "id": "", "title": "", "options": value})
-    except InvalidInput as exc:
-        raise InvalidInput(f"{where} is invalid: {exc}") from None
-    assert isinstance(request, PickRequest)
-    return request.options
-
-
 CONVERTERS: dict[str, Callable[[str, Any], Any]] = {
     "str": _scalar("a string", lambda v: isinstance(v, str)),
     "bool": _scalar("a boolean", lambda v: isinstance(v, bool)),
@@ -83,7 +72,6 @@ CONVERTERS: dict[str, Callable[[str, Any], Any]] = {
     "tuple[str, ...]": _scalar(
         "an array of strings", lambda v: isinstance(v, list) and all(isinstance(i, str) for i in v), tuple
     ),
-    "tuple[PickOption, ...]": _options,
 }
 
 
@@ -91,6 +79,15 @@ def _converter(name: str) -> Callable[[str, Any], Any]:
     converter = CONVERTERS.get(name)
     if converter is not None:
         return converter
+    if name.startswith("tuple[") and name.endswith(", ...]"):  # an array of protocol objects
+        item = _converter(name[len("tuple[") : -len(", ...]")])
+
+        def array(where: str, value: Any) -> tuple[Any, ...]:
+            if not isinstance(value, list):
+                raise InvalidInput(f"{where} must be an array, got {type(value).__name__}")
+            return tuple(item(f"{where}[{n}]", v) for n, v in enumerate(value))
+
+        return array
     nested = _CLASSES[name]  # a field typed with another protocol dataclass
     return lambda where, value: nested.from_json(value, where)
 
@@ -124,9 +121,6 @@ def _from_json(cls: type[Any], obj: Any, where: str) -> Any:
 def _jsonable(value: Any) -> Any:
     if hasattr(value, "to_json"):  # protocol dataclasses, unknown events
         return value.to_json()
-    if isinstance(value, PickOption):
-        option = {"id": value.id, "label": value.label}
-        return {**option, "description": value.description} if value.description else option
     if isinstance(value, tuple):
         return [_jsonable(item) for item in value]
     return value

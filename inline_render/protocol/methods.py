@@ -1,6 +1,7 @@
-"""The protocol's methods: names, and the typed params and results of each.
+"""The protocol's methods (seed 004, codelia): names, and the typed params and results of each.
 
-Every type is a frozen, slotted ``JsonObject`` dataclass (see ``jsonobj``):
+The wire shapes are seed 004's, verbatim; members marked *addition* are this
+UI's and optional on the wire.  Every type is a frozen, slotted ``JsonObject`` dataclass (see ``jsonobj``):
 ``from_json`` validates and keeps unknown members in ``extra``, ``to_json``
 writes the same JSON back.  The agent events carried by ``agent.event`` are in
 ``events``.
@@ -17,11 +18,15 @@ from .jsonobj import JsonObject
 
 __all__ = [
     "AGENT_EVENT",
+    "ERROR_RUN_NOT_FOUND",
+    "ERROR_RUNTIME_BUSY",
+    "ERROR_USER_CANCELLED",
     "INITIALIZE",
     "PARAMS_BY_METHOD",
     "PROTOCOL_VERSION",
     "RUN_CANCEL",
     "RUN_CONTEXT",
+    "RUN_DIAGNOSTICS",
     "RUN_START",
     "RUN_STATUS",
     "TERMINAL_STATUSES",
@@ -35,10 +40,12 @@ __all__ = [
     "Capabilities",
     "ConfirmParams",
     "ConfirmResult",
+    "DiagnosticsParams",
     "InitializeParams",
     "InitializeResult",
     "NotifyParams",
     "PeerInfo",
+    "PickItem",
     "PickParams",
     "PickResult",
     "PromptParams",
@@ -49,23 +56,30 @@ __all__ = [
     "RunStartResult",
     "RunStatusParams",
     "SetEditorTextParams",
+    "TextInput",
     "WorkingParams",
 ]
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = "0"  # seed 004: a string; the runtime answers the version it speaks
+
+# Seed 004 section 9 (beside JSON-RPC's own -32601 / -32602).
+ERROR_RUNTIME_BUSY = -32001  # simultaneous run limit: the prompt is kept for later
+ERROR_RUN_NOT_FOUND = -32002  # e.g. run.cancel of a run that already ended
+ERROR_USER_CANCELLED = -32003
 
 INITIALIZE = "initialize"
 RUN_START = "run.start"
 RUN_CANCEL = "run.cancel"
 RUN_STATUS = "run.status"
 RUN_CONTEXT = "run.context"
+RUN_DIAGNOSTICS = "run.diagnostics"  # codelia sends it only when diagnostics are on: ignored
 AGENT_EVENT = "agent.event"
 UI_CONFIRM = "ui.confirm.request"
 UI_PROMPT = "ui.prompt.request"
 UI_PICK = "ui.pick.request"
-UI_NOTIFY = "ui.notify"
-UI_WORKING = "ui.working"
-UI_SET_EDITOR_TEXT = "ui.set_editor_text"
+UI_NOTIFY = "ui.notify"  # addition
+UI_WORKING = "ui.working"  # addition
+UI_SET_EDITOR_TEXT = "ui.set_editor_text"  # addition
 
 # `run.status` values: running, awaiting_ui, then exactly one of these terminal ones.
 TERMINAL_STATUSES = frozenset({"completed", "error", "cancelled"})
@@ -85,13 +99,23 @@ class PeerInfo(JsonObject):
 
 @dataclass(frozen=True, slots=True)
 class Capabilities(JsonObject):
-    """``ui_capabilities`` / ``server_capabilities``: a missing flag means unsupported."""
+    """``ui_capabilities`` / ``server_capabilities``: a missing flag means unsupported.
+
+    UI side: confirm/prompt/pick, markdown, images; runtime side: run_cancel,
+    ui_requests, mcp_list, skills_list; both: permission preflight events
+    (seed 002).  Flags of either side not named here are kept in ``extra``.
+    """
 
     supports_permission_preflight_events: bool = False
     supports_confirm: bool = False
     supports_prompt: bool = False
     supports_pick: bool = False
+    supports_markdown: bool = False
+    supports_images: bool = False
     supports_run_cancel: bool = False
+    supports_ui_requests: bool = False
+    supports_mcp_list: bool = False
+    supports_skills_list: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -119,16 +143,28 @@ class InitializeResult(JsonObject):
 
 
 @dataclass(frozen=True, slots=True)
-class RunStartParams(JsonObject):
-    """UI -> runtime ``run.start``: the user's prompt starts a run."""
+class TextInput(JsonObject):
+    """``run.start``'s ``input``: ``{"type": "text", "text": ...}``."""
 
-    prompt: str
+    type: str
+    text: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class RunStartParams(JsonObject):
+    """UI -> runtime ``run.start``: the user's prompt starts a run (of session ``session_id`` when resuming)."""
+
+    input: TextInput
+    session_id: str | None = None
+    ui_context: dict[str, Any] | None = None  # a ``ui.context.update`` snapshot: cwd, workspace_root...
+    meta: dict[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
 class RunStartResult(JsonObject):
-    """The runtime names the run; it answers before it sends any event of that run."""
+    """The runtime names the run (codelia adds ``session_log_path``, kept in ``extra``)."""
 
     run_id: str
     extra: dict[str, Any] = field(default_factory=dict)
@@ -163,6 +199,14 @@ class RunContextParams(JsonObject):
 
 
 @dataclass(frozen=True, slots=True)
+class DiagnosticsParams(JsonObject):
+    """Runtime -> UI ``run.diagnostics`` (codelia, diagnostics on): ignored unless asked for."""
+
+    run_id: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class AgentEventParams(JsonObject):
     """Runtime -> UI ``agent.event``: event number ``seq`` (increasing by one) of run ``run_id``."""
 
@@ -182,8 +226,8 @@ class ConfirmParams(JsonObject):
 
     title: str
     message: str = ""
-    confirm_label: str = "Yes"
-    cancel_label: str = "No"
+    confirm_label: str = "OK"
+    cancel_label: str = "Cancel"
     danger_level: str = "normal"
     allow_remember: bool = False
     allow_reason: bool = False
@@ -193,21 +237,21 @@ class ConfirmParams(JsonObject):
 
 @dataclass(frozen=True, slots=True)
 class ConfirmResult(JsonObject):
-    """The answer: ``{"ok": bool, "remember"?: true, "reason"?: str}``."""
+    """The answer: ``{"ok": bool, "remember": bool, "reason": str | null}`` (all three always, as codelia's TUI)."""
 
     ok: bool
-    remember: bool = False
-    reason: str | None = None
+    remember: bool
+    reason: str | None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
 class PromptParams(JsonObject):
-    """Runtime -> UI ``ui.prompt.request``: a text-input dialog."""
+    """Runtime -> UI ``ui.prompt.request``: a text-input dialog (``placeholder`` is an addition)."""
 
     title: str
     message: str = ""
-    default: str = ""
+    default_value: str = ""
     placeholder: str = ""
     secret: bool = False
     multiline: bool = False
@@ -224,11 +268,25 @@ class PromptResult(JsonObject):
 
 
 @dataclass(frozen=True, slots=True)
+class PickItem(JsonObject):
+    """One item of ``ui.pick.request``: ``{id, label, detail?}`` (the detail shows under the label)."""
+
+    id: str
+    label: str
+    detail: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def option(self) -> PickOption:
+        """The core's pick option."""
+        return PickOption(self.id, self.label, self.detail)
+
+
+@dataclass(frozen=True, slots=True)
 class PickParams(JsonObject):
-    """Runtime -> UI ``ui.pick.request``: options are strings or ``{id, label, description?}``."""
+    """Runtime -> UI ``ui.pick.request`` (``message`` is an addition)."""
 
     title: str
-    options: tuple[PickOption, ...]
+    items: tuple[PickItem, ...]
     message: str = ""
     multi: bool = False
     run_id: str | None = None
@@ -274,6 +332,7 @@ PARAMS_BY_METHOD: dict[str, type[Any]] = {
     RUN_CANCEL: RunCancelParams,
     RUN_STATUS: RunStatusParams,
     RUN_CONTEXT: RunContextParams,
+    RUN_DIAGNOSTICS: DiagnosticsParams,
     AGENT_EVENT: AgentEventParams,
     UI_CONFIRM: ConfirmParams,
     UI_PROMPT: PromptParams,

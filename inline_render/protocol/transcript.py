@@ -5,11 +5,16 @@ one invariant that makes the core's job simple: at most one entry is streaming
 at a time, and any other agent entry first finishes it (``LogFinish``), so text
 streamed after a tool call starts a new assistant entry *below* the tool entry
 instead of growing one above it.  The UI's own lines (``note``) do not.
+
+A ``text`` event carries a whole part of the answer (seed 004), not a token
+delta: consecutive parts of one answer are separate paragraphs of one entry.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ..inputs import (
     Input,
@@ -25,6 +30,7 @@ from .events import (
     AgentEvent,
     ErrorEvent,
     FinalEvent,
+    HiddenUserMessageEvent,
     PermissionPreviewEvent,
     PermissionReadyEvent,
     ReasoningEvent,
@@ -51,6 +57,7 @@ class _RunLog:
     entries: int = 0  # assistant entries so far, for unique entry ids
     last_assistant: str | None = None  # text of the last finished assistant entry
     open_tools: dict[str, str] = field(default_factory=dict)  # tool -> id of its call awaiting a result
+    ready: set[str] = field(default_factory=set)  # tool_call_ids whose permission.ready was shown
 
 
 @dataclass(slots=True)
@@ -70,8 +77,12 @@ class Transcript:
         self._runs: dict[str, _RunLog] = {}
         self._stream: _Stream | None = None
 
-    def event(self, run_id: str, event: AgentEvent, legacy: bool) -> list[Input]:
-        """The inputs of one agent event; ``legacy``: recognize legacy preflight text."""
+    def event(self, run_id: str, event: AgentEvent, legacy: bool, replay: bool = False) -> list[Input]:
+        """The inputs of one agent event; ``legacy``: recognize legacy preflight text.
+
+        ``replay``: the event is part of a ``session.history`` replay, where a
+        ``hidden_user_message`` is the run's prompt (shown as the user's line).
+        """
         run = self._runs.setdefault(run_id, _RunLog())
         limits = self.limits
         if isinstance(event, TextEvent):
@@ -90,7 +101,7 @@ class Transcript:
                 run.open_tools.pop(event.tool, None)
             text = format_tool_result(
                 event.tool,
-                event.result,
+                _readable_result(event.result),
                 event.is_error,
                 max_lines=limits.max_result_lines,
                 max_chars=limits.max_result_chars,
@@ -104,8 +115,14 @@ class Transcript:
             )
             return [*self.finish_stream(), preview]
         if isinstance(event, PermissionReadyEvent):
+            if event.tool_call_id is not None:
+                if event.tool_call_id in run.ready:
+                    return []  # once per tool call, however often the runtime repeats it
+                run.ready.add(event.tool_call_id)
             return [*self.finish_stream(), PermissionReady(event.tool, event.tool_call_id)]
-        return []  # UnknownEvent: the session reports it
+        if isinstance(event, HiddenUserMessageEvent):
+            return self.log("user", event.content) if replay and event.content.strip() else []
+        return []  # the quiet and unknown types: the session decides
 
     def legacy(self, items: list[Input], run_id: str | None) -> list[Input]:
         """Inputs recognized from legacy text, with the ids the structured events would carry."""
@@ -150,8 +167,9 @@ class Transcript:
             return []
         stream = self._stream
         if stream is not None and stream.run_id == run_id:
-            stream.text += text
-            return [LogDelta(stream.entry_id, text)]
+            part = text if not stream.text else "\n\n" + text  # a new part is a new paragraph
+            stream.text += part
+            return [LogDelta(stream.entry_id, part)]
         out = self.finish_stream()
         entry_id = self._entry_id(run_id, run)
         self._stream = _Stream(run_id, entry_id, text)
@@ -161,8 +179,12 @@ class Transcript:
         stream = self._stream
         if stream is not None and stream.run_id == run_id:
             out: list[Input] = []
-            if content and content != stream.text:
-                # What streamed differs: the core replaces the part not yet committed.
+            if content.startswith(stream.text) and content != stream.text:
+                out.append(LogDelta(stream.entry_id, content[len(stream.text) :]))  # the rest of the answer
+                stream.text = content
+            elif content and not stream.text.endswith(content):
+                # What streamed differs: the core replaces the part not yet committed.  (A final that
+                # repeats only the last part is not news: the parts already shown stay.)
                 out.append(LogReplace(stream.entry_id, content))
                 stream.text = content
             return out + self.finish_stream()
@@ -175,3 +197,15 @@ class Transcript:
     def _entry_id(run_id: str, run: _RunLog) -> str:
         run.entries += 1
         return f"{run_id}#{run.entries}"
+
+
+def _readable_result(result: Any) -> Any:
+    """A tool result as people read it: codelia's tools answer a JSON string, whose ``summary`` says it all."""
+    if isinstance(result, str) and result.startswith("{"):
+        try:
+            value = json.loads(result)
+        except ValueError:
+            return result
+        if isinstance(value, dict) and isinstance(value.get("summary"), str) and value["summary"].strip():
+            return value["summary"]
+    return result
