@@ -9,9 +9,10 @@ from .dialogs import Dialog
 from .errors import InvalidInput
 from .evolve import fast_init
 from .inputs import MAX_TERMINAL_SIDE, ConfirmRequest, PickRequest, PromptRequest
-from .log import LogState
+from .log import LogState, RenderOptions
 from .state import Config, RenderState
 from .style import Row
+from .themes import theme_named
 
 __all__ = ["AppState", "Screen", "initial_state"]
 
@@ -74,4 +75,7 @@ def initial_state(config: Config, columns: int, rows: int, cursor_row: int | Non
             raise InvalidInput(f"terminal size: {name} must be between 1 and {MAX_TERMINAL_SIDE}, got {value!r}")
     if cursor_row is not None and not 0 <= cursor_row < rows:
         cursor_row = rows - 1  # a report from before a resize: the bottom row is the safe guess
-    return AppState(config=config, columns=columns, rows=rows, screen=Screen(start_row=cursor_row))
+    options = RenderOptions(config.markdown, theme_named(config.theme), config.hyperlinks)
+    return AppState(
+        config=config, columns=columns, rows=rows, log=LogState(options=options), screen=Screen(start_row=cursor_row)
+    )

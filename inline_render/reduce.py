@@ -160,7 +160,7 @@ def _finish(state: AppState, item: LogFinish, out: Outputs) -> AppState:
 
 def _clear(state: AppState, item: LogClear, out: Outputs) -> AppState:
     render = replace(state.render, wrapped_total=0, visible_start=0, visible_end=0, inserted_until=0)
-    log = LogState(next_key=state.log.next_key)
+    log = LogState(next_key=state.log.next_key, options=state.log.options)
     return replace(state, log=log, render=render, log_cleared=True, legacy_diff=False)
 
 
