@@ -190,9 +190,9 @@ class Renderer:
         previous: str | None = None
         for index, node in enumerate(nodes):
             last = open_last and index == len(nodes) - 1
-            if last:
-                # Before its separator: a blank line commits only with a line after it (the block may
-                # yet render no line at all, as an opening fence does).
+            if last and index:
+                # Its closed siblings are final; its separator is not: a blank line commits only with a
+                # line after it (the block may yet render no line at all, as an opening fence does).
                 self.commit = len(self.lines)
                 self.commit_line = node.map[0] if node.map else self.commit_line
             if emitted or previous is not None:
@@ -209,7 +209,7 @@ class Renderer:
         elif kind == "heading":
             level = int(node.tag[1:]) if node.tag[1:].isdigit() else 3
             element = {1: "heading1", 2: "heading2"}.get(level, "heading")
-            self.paragraph(node, ctx, self.theme.style(element))
+            self.paragraph(node, ctx, self.theme.style(element), open_)
         elif kind in ("fence", "code_block"):
             self.code(node, ctx, open_)
         elif kind == "blockquote":
@@ -251,6 +251,10 @@ class Renderer:
         source = node.map[1] - node.map[0]
         last = node.map[1] - 1
         complete = source if last < len(self.source_lines) and self.source_lines[last].endswith("\n") else source - 1
+        if node.type == "heading" and node.markup[:1] in ("=", "-"):
+            source, complete = source - 1, source  # a setext heading: its underline is the lookahead line
+        elif node.type == "heading":
+            return 0  # an ATX heading is one line: it commits when its line is complete (mdview.py)
         if len(lines) != source:
             return 0  # a code span joined lines: keep it simple and wait for the blank line
         done = 0
@@ -292,7 +296,7 @@ class Renderer:
             else:
                 marker = BULLETS[depth % len(BULLETS)]
             last = open_ and index == len(children) - 1
-            if last:
+            if last and index:
                 self.commit = len(self.lines)
                 self.commit_line = item.map[0] if item.map else self.commit_line
             head = (Segment(marker, self.style("bullet")),)

@@ -141,9 +141,9 @@ def _update(view: View, source: str) -> View:
     renderer.blocks(closed, ctx, "root", False, view.blocks > 0)
     new_stable = tuple(renderer.lines)
     if last_open:
-        renderer.commit = len(renderer.lines)
-        renderer.blocks(top[-1:], ctx, "root", True, view.blocks + len(closed) > 0)
         start_line = top[-1].map[0] if top[-1].map else 0
+        renderer.commit, renderer.commit_line = len(renderer.lines), start_line
+        renderer.blocks(top[-1:], ctx, "root", True, view.blocks + len(closed) > 0)
         stable_src = base + offsets[start_line]
         commit = max(renderer.commit, len(new_stable))
         commit_src = base + offsets[min(renderer.commit_line, len(lines))]
