@@ -61,6 +61,7 @@ class AppState:
     legacy_diff: bool = False
     fault: int | None = None
     log_cleared: bool = False
+    ready_ids: tuple[str, ...] = ()  # tool calls whose permission.ready line is shown (the newest last)
     pushed_rows: int = 0  # this tick: committed log rows a shrinking terminal pushed into scrollback itself
     screen: Screen = field(default_factory=Screen)
 

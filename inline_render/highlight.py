@@ -15,14 +15,15 @@ import re
 
 from pygments.lexer import Lexer
 from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
+from pygments.style import Style as PygmentsStyle
 from pygments.styles import get_style_by_name
-from pygments.token import _TokenType
+from pygments.token import Comment, Keyword, Name, Number, Operator, String, _TokenType
 from pygments.util import ClassNotFound
 
 from .style import Segment, Style
 from .themes import Theme
 
-__all__ = ["StyledLine", "diff_language", "highlight_code", "highlight_diff", "lexer_for"]
+__all__ = ["AnsiCodeStyle", "StyledLine", "diff_language", "highlight_code", "highlight_diff", "lexer_for"]
 
 StyledLine = tuple[Segment, ...]  # one source line as styled runs (no newline)
 
@@ -49,12 +50,35 @@ def lexer_for(language: str | None) -> Lexer | None:
         return None
 
 
+class AnsiCodeStyle(PygmentsStyle):
+    """Code in the terminal's own 16 colours: it follows the terminal's palette, so it reads on dark and light."""
+
+    styles = {  # noqa: RUF012 - Pygments reads this class attribute
+        Comment: "italic ansibrightblack",
+        Keyword: "ansimagenta",
+        Keyword.Constant: "ansicyan",
+        Name.Builtin: "ansicyan",
+        Name.Function: "ansiblue",
+        Name.Class: "bold ansiblue",
+        Name.Decorator: "ansicyan",
+        Name.Exception: "ansired",
+        Number: "ansicyan",
+        Operator.Word: "ansimagenta",
+        String: "ansigreen",
+        String.Escape: "ansiyellow",
+    }
+
+
+def _pygments_style(name: str) -> type[PygmentsStyle]:
+    return AnsiCodeStyle if name == "ansi" else get_style_by_name(name)
+
+
 @functools.lru_cache(maxsize=4096)
 def _token_style(code_style: str, base: Style, ttype: _TokenType) -> Style:
-    found = get_style_by_name(code_style).style_for_token(ttype)
-    color = found.get("color")
+    found = _pygments_style(code_style).style_for_token(ttype)
+    color = found.get("ansicolor") or found.get("color")  # an ANSI name stays a name: the terminal's palette
     return Style(
-        fg=f"#{color}" if color else base.fg,
+        fg=(color if color.startswith("ansi") else f"#{color}") if color else base.fg,
         bg=base.bg,
         bold=bool(found.get("bold")) or base.bold,
         dim=base.dim,

@@ -45,7 +45,9 @@ __all__ = [
     "input_to_json",
 ]
 
-LOG_KINDS = ("text", "user", "assistant", "status", "tool", "error", "diff", "reasoning", "info", "warn", "success")
+LOG_KINDS = (
+    "text", "user", "assistant", "status", "tool", "error", "diff", "reasoning", "info", "warn", "success", "ansi",
+)  # fmt: skip
 NOTIFY_TYPES = ("info", "warn", "error", "success")
 MAX_TERMINAL_SIDE = 10_000  # absurd sizes are rejected, not allocated
 

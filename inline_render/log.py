@@ -18,11 +18,12 @@ from .markdown import Options
 from .mdview import View, view_extend, view_new, view_replace, view_spans
 from .style import DEFAULT, Style
 from .text import WidthPolicy, expand_tabs, sanitize, text_width, wrap_line
-from .themes import DARK, Theme
+from .themes import DEFAULT_THEME, Theme
 
 __all__ = [
     "DECORATED_PREFIX_WIDTH",
     "MARKDOWN_KINDS",
+    "RICH_KINDS",
     "Entry",
     "LogRow",
     "LogState",
@@ -34,6 +35,8 @@ __all__ = [
 DECORATED_PREFIX_WIDTH = 2  # every decorated kind has a 2-cell prefix ("› ", "▸ ", ...) or indent
 # Kinds whose text is Markdown (when the log renders Markdown), with the base style of their text.
 MARKDOWN_KINDS: dict[str, Style] = {"assistant": DEFAULT, "reasoning": Style(dim=True, italic=True)}
+# Kinds drawn from styled lines: ``diff`` (highlighted by its file's language), ``ansi`` (trusted SGR).
+RICH_KINDS = {"diff": "diff", "ansi": "ansi"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,11 +44,13 @@ class RenderOptions:
     """How the log renders rich text: Markdown kinds on or off, the theme, OSC 8 hyperlinks."""
 
     markdown: bool = True
-    theme: Theme = DARK
+    theme: Theme = DEFAULT_THEME
     hyperlinks: bool = False
 
     def view_for(self, kind: str, policy: WidthPolicy = WidthPolicy.CODEPOINT) -> View | None:
         """An empty Markdown view for an entry of ``kind``, or None when its text is shown verbatim."""
+        if kind in RICH_KINDS:
+            return view_new(Options(self.theme, DEFAULT, self.hyperlinks, policy), RICH_KINDS[kind])
         base = MARKDOWN_KINDS.get(kind) if self.markdown else None
         if base is None:
             return None
@@ -95,6 +100,12 @@ def _prepare(text: str, column: int) -> str:
     return expand_tabs(sanitize(text), column)
 
 
+def _source(view: View, text: str) -> str:
+    """The source a view keeps: sanitized, tabs kept (Markdown expands them in code itself); trusted
+    ANSI raw, as its parser keeps SGR and sanitizes everything else (spans.py)."""
+    return text if view.mode == "ansi" else sanitize(text)
+
+
 def _last_line_width(text: str) -> int:
     return text_width(text[text.rfind("\n") + 1 :])
 
@@ -112,7 +123,7 @@ class LogState:
         view = self.options.view_for(kind) if self.options is not None else None
         if view is None:
             return Entry(key, kind, _prepare(text, 0), entry_id, final)
-        view = view_extend(view, sanitize(text))  # Markdown needs its tabs: code expands them itself
+        view = view_extend(view, _source(view, text))
         return Entry(key, kind, view.text, entry_id, final, view)
 
     def find(self, entry_id: str) -> int:
@@ -143,7 +154,7 @@ class LogState:
         """Append streamed ``text`` to the unfinished entry at ``index``."""
         old = self.entries[index]
         if old.view is not None:
-            view = view_extend(old.view, sanitize(text))
+            view = view_extend(old.view, _source(old.view, text))
             return self._with(index, Entry(self.next_key, old.kind, view.text, old.id, old.final, view))
         column = _last_line_width(old.text) if "\t" in text else 0
         entry = Entry(self.next_key, old.kind, old.text + _prepare(text, column), old.id, old.final)
@@ -153,7 +164,7 @@ class LogState:
         """New full text of the unfinished entry at ``index``; the committed part is kept as is."""
         old = self.entries[index]
         if old.view is not None:
-            view = view_replace(old.view, sanitize(text))
+            view = view_replace(old.view, _source(old.view, text))
             return self._with(index, Entry(self.next_key, old.kind, view.text, old.id, old.final, view))
         committed = old.committed
         new_text = _prepare(text, 0)
@@ -204,7 +215,10 @@ def _view_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -> tup
 
 
 def _cap(kind: str, width: int) -> int:
-    return width - DECORATED_PREFIX_WIDTH if kind != "text" and width > DECORATED_PREFIX_WIDTH else width
+    return width - DECORATED_PREFIX_WIDTH if kind not in _UNDECORATED and width > DECORATED_PREFIX_WIDTH else width
+
+
+_UNDECORATED = ("text", "ansi")  # verbatim kinds: no prefix column
 
 
 def _spans(text: str, line_start: int, position: int, cap: int, policy: WidthPolicy, out: list[Span]) -> list[Span]:

@@ -37,8 +37,10 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .markdown import RULE, Line, Options, Renderer, Wrap, _Ctx, parse
+from .highlight import highlight_diff
+from .markdown import CODE_MARK, RULE, Line, Options, Renderer, Wrap, _Ctx, merge, parse
 from .mdtable import cut, table_rows
+from .spans import parse_ansi
 from .style import Row, Segment, row_width
 from .text import WidthPolicy, iter_cells, text_width, wrap_line
 
@@ -63,6 +65,7 @@ class View:
     committed: int  # display offset up to which the text can no longer change
     commit_src: int  # source offset whose prefix fixes the committed lines
     text: str
+    mode: str = "markdown"  # or "diff" / "ansi": one display line per source line (_update_lines)
 
     def line_at(self, offset: int) -> tuple[Line, int, int]:
         """The line holding display ``offset``, its start, and its index among all lines."""
@@ -115,12 +118,46 @@ def _closed_last(node_type: str, node_map: Sequence[int] | None, lines: list[str
     return False
 
 
-def view_new(options: Options) -> View:
-    """The view of an empty source."""
-    return View(options, "", 0, (), (), "", 0, (), (), 0, 0, "")
+def view_new(options: Options, mode: str = "markdown") -> View:
+    """The view of an empty source; ``mode`` is ``markdown``, ``diff`` or ``ansi``."""
+    return (
+        _update(View(options, "", 0, (), (), "", 0, (), (), 0, 0, "", mode), "")
+        if mode != "markdown"
+        else (View(options, "", 0, (), (), "", 0, (), (), 0, 0, ""))
+    )
+
+
+def _diff_lines(source: str, options: Options) -> list[Line]:
+    mark = (Segment(" "), Segment(CODE_MARK, merge(options.base, options.theme.style("code_mark"))))
+    out = []
+    for runs in highlight_diff(source, None, options.theme):
+        text = "".join(segment.text for segment in runs)
+        gutter = 1 if text[:1] in ("+", "-", " ") and not text.startswith(("+++", "---")) else 0
+        out.append(Line(text, gutter, mark if gutter else (), runs, Wrap.CODE if gutter else Wrap.WORD))
+    return out
+
+
+def _ansi_lines(source: str, options: Options) -> list[Line]:
+    lines = parse_ansi(source, options.base)
+    return [Line("".join(segment.text for segment in runs), 0, (), runs) for runs in lines]
+
+
+def _update_lines(view: View, source: str) -> View:
+    """A diff or trusted-ANSI view: every source line is one display line, complete lines are committed.
+
+    Re-rendered whole per update (these kinds rarely stream; a diff is lexed per side as a whole).
+    """
+    lines = tuple(_diff_lines(source, view.options) if view.mode == "diff" else _ansi_lines(source, view.options))
+    starts = _starts(lines, 0)
+    complete = source.count("\n")
+    committed = starts[complete] if complete < len(starts) else len(source)
+    text = "\n".join(line.text for line in lines)
+    return View(view.options, source, 0, (), (), "", 0, lines, starts, committed, 0, text, view.mode)
 
 
 def _update(view: View, source: str) -> View:
+    if view.mode != "markdown":
+        return _update_lines(view, source)
     base = view.stable_src
     tail = source[base:]
     lines = _split(tail)
@@ -184,7 +221,7 @@ def view_extend(view: View, more: str) -> View:
 
 def view_replace(view: View, source: str) -> View:
     """The view of a new full source; the source of committed lines is kept as it was."""
-    keep = view.commit_src
+    keep = view.commit_src if view.mode == "markdown" else view.source.rfind("\n") + 1
     return _update(view, view.source[:keep] + source[keep:])
 
 

@@ -120,8 +120,8 @@ class Config:
     """Dim text shown in an empty composer."""
     markdown: bool = True
     """Render ``assistant`` and ``reasoning`` text as Markdown (other kinds stay verbatim)."""
-    theme: str = "dark"
-    """The built-in theme: ``dark`` or ``light`` (inline_render.themes)."""
+    theme: str = "default"
+    """The built-in theme: ``default`` (the terminal's 16 colours), ``dark`` or ``light`` (inline_render.themes)."""
     hyperlinks: bool = False
     """Markdown links become OSC 8 hyperlinks (only for terminals known to support them)."""
 
@@ -134,8 +134,8 @@ class Config:
             raise InvalidInput(
                 f"config: field 'min_log_rows' must be between 0 and viewport_height, got {self.min_log_rows}"
             )
-        if self.theme not in ("dark", "light"):
-            raise InvalidInput(f"config: field 'theme' must be 'dark' or 'light', got {self.theme!r}")
+        if self.theme not in ("default", "dark", "light"):
+            raise InvalidInput(f"config: field 'theme' must be 'default', 'dark' or 'light', got {self.theme!r}")
         if not 1 <= self.max_composer_rows <= 1000:
             raise InvalidInput(
                 f"config: field 'max_composer_rows' must be between 1 and 1000, got {self.max_composer_rows}"

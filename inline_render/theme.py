@@ -36,6 +36,7 @@ SPINNER = "\u280b\u2819\u2839\u2838\u283c\u2834\u2826\u2827\u2807\u280f"  # brai
 # kind -> (first-row prefix, prefix style, text style); continuation rows get two spaces.
 _KINDS: dict[str, tuple[str, Style, Style]] = {
     "text": ("", DEFAULT, DEFAULT),
+    "ansi": ("", DEFAULT, DEFAULT),
     "user": ("\u203a ", Style(fg="ansicyan", bold=True), Style(bold=True)),
     "assistant": ("\u25b8 ", Style(fg="ansigreen"), DEFAULT),
     "status": ("  ", DIM, DIM),

@@ -1,9 +1,10 @@
 """Themes: how log kinds, Markdown elements, code, diffs, dialogs, status and composer look.
 
 A ``Theme`` is a frozen value: styles by element name plus the Pygments style that colours
-code.  Two defaults read well on dark and on light backgrounds (``DARK``, ``LIGHT``); they use
-the 16 ANSI colours for text (the terminal's own palette, so they follow its scheme) and
-truecolor only for code, which prompt_toolkit reduces to the terminal's depth.  ``NO_COLOR``
+code.  The default (``DEFAULT_THEME``, "default") uses only the 16 ANSI colours, for text and
+code alike: they are the terminal's own palette, so it reads well on dark and on light
+backgrounds.  ``DARK`` and ``LIGHT`` colour code with truecolor Pygments styles (monokai,
+default) for a known background; prompt_toolkit reduces colours to the terminal's depth.  ``NO_COLOR``
 and ``FORCE_COLOR`` are read by ``color_depth_from_env`` (colours off; colours on even when
 prompt_toolkit would guess otherwise); attributes (bold, italic...) stay without colour.
 
@@ -23,7 +24,7 @@ from prompt_toolkit.output.color_depth import ColorDepth
 
 from .style import DEFAULT, Style
 
-__all__ = ["DARK", "LIGHT", "THEMES", "Theme", "color_depth_from_env", "theme_named"]
+__all__ = ["DARK", "DEFAULT_THEME", "LIGHT", "THEMES", "Theme", "color_depth_from_env", "theme_named"]
 
 
 def _styles(**styles: Style) -> Mapping[str, Style]:
@@ -84,6 +85,11 @@ class Theme:
         return self.styles.get(element, DEFAULT)
 
 
+DEFAULT_THEME = Theme(
+    "default",
+    "ansi",  # highlight.AnsiCodeStyle: the 16 ANSI colours, which follow the terminal's dark or light palette
+    _styles(**_COMMON, code=Style(fg="ansicyan")),
+)
 DARK = Theme(
     "dark",
     "monokai",
@@ -94,11 +100,11 @@ LIGHT = Theme(
     "default",
     _styles(**_COMMON, code=Style(fg="ansimagenta")),
 )
-THEMES: Mapping[str, Theme] = MappingProxyType({"dark": DARK, "light": LIGHT})
+THEMES: Mapping[str, Theme] = MappingProxyType({"default": DEFAULT_THEME, "dark": DARK, "light": LIGHT})
 
 
 def theme_named(name: str) -> Theme:
-    """The built-in theme called ``name`` (``dark`` or ``light``); KeyError names the choices."""
+    """The built-in theme called ``name`` (``default``, ``dark`` or ``light``); KeyError names the choices."""
     try:
         return THEMES[name]
     except KeyError:

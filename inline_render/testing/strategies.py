@@ -145,7 +145,9 @@ KEYS = (
     "é",
     "f12",
 )
-LOG_KINDS = ("text", "user", "assistant", "status", "tool", "error", "diff", "reasoning", "info", "warn", "success")
+LOG_KINDS = (
+    "text", "user", "assistant", "status", "tool", "error", "diff", "reasoning", "info", "warn", "success", "ansi",
+)  # fmt: skip
 
 _WORDS = st.sampled_from(("the", "quick", "brown", "fox", "lorem", "ipsum", "x", "supercalifragilistic", "a-b_c"))
 
