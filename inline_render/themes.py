@@ -24,7 +24,16 @@ from prompt_toolkit.output.color_depth import ColorDepth
 
 from .style import DEFAULT, Style
 
-__all__ = ["DARK", "DEFAULT_THEME", "LIGHT", "THEMES", "Theme", "color_depth_from_env", "theme_named"]
+__all__ = [
+    "DARK",
+    "DEFAULT_THEME",
+    "LIGHT",
+    "THEMES",
+    "Theme",
+    "color_depth_from_env",
+    "hyperlinks_supported",
+    "theme_named",
+]
 
 
 def _styles(**styles: Style) -> Mapping[str, Style]:
@@ -134,3 +143,30 @@ def color_depth_from_env(environ: Mapping[str, str] | None = None) -> ColorDepth
     """
     env = os.environ if environ is None else environ
     return _depth(env.get("NO_COLOR", ""), env.get("FORCE_COLOR", ""), env.get("PROMPT_TOOLKIT_COLOR_DEPTH", ""))
+
+
+# Terminals known to support OSC 8 hyperlinks, by what they put in the environment.
+_LINK_PROGRAMS = frozenset({"iTerm.app", "WezTerm", "vscode", "Hyper", "ghostty", "rio", "Tabby"})
+_LINK_TERMS = ("xterm-kitty", "wezterm", "xterm-ghostty", "foot", "alacritty")
+
+
+def hyperlinks_supported(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether the terminal is known to support OSC 8 hyperlinks (default: no).
+
+    Known: ``TERM_PROGRAM`` iTerm.app, WezTerm, vscode, Hyper, ghostty, rio, Tabby; ``TERM`` kitty,
+    wezterm, ghostty, foot, alacritty; VTE 0.50+ (``VTE_VERSION`` >= 5000); Windows Terminal
+    (``WT_SESSION``); ``FORCE_HYPERLINK=1`` forces them on, ``FORCE_HYPERLINK=0`` off.  Inside tmux
+    or screen links are off unless forced (they pass OSC 8 only when configured to).
+    """
+    env = os.environ if environ is None else environ
+    forced = env.get("FORCE_HYPERLINK")
+    if forced is not None and forced != "":
+        return forced not in ("0", "false")
+    if env.get("TMUX") or env.get("STY") or env.get("TERM", "").startswith(("screen", "tmux")):
+        return False
+    vte = env.get("VTE_VERSION", "")
+    if env.get("TERM_PROGRAM") in _LINK_PROGRAMS or env.get("WT_SESSION"):
+        return True
+    if vte.isdigit() and int(vte) >= 5000:
+        return True
+    return env.get("TERM", "").startswith(_LINK_TERMS)
