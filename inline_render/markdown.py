@@ -215,7 +215,10 @@ class Renderer:
         elif kind == "blockquote":
             bar = (Segment(QUOTE_BAR, self.style("quote_bar")),)
             inner = _Ctx((*ctx.take(), *bar), (*ctx.rest, *bar))
+            count = len(self.lines)
             self.blocks(list(node.children), inner, "quote", open_, False)
+            if len(self.lines) == count:  # nothing inside (an empty fence): the bar still shows
+                self._emit(inner.take(), inner.rest, [], Wrap.WORD)
         elif kind in ("bullet_list", "ordered_list"):
             self.items(node, ctx, open_)
         elif kind == "hr":
@@ -301,9 +304,10 @@ class Renderer:
                 self.commit_line = item.map[0] if item.map else self.commit_line
             head = (Segment(marker, self.style("bullet")),)
             inner = _Ctx((*ctx.take(), *head), (*ctx.rest, Segment(" " * text_width(marker))))
-            if not item.children:
-                self._emit(inner.take(), inner.rest, [], Wrap.WORD)
+            count = len(self.lines)
             self.blocks(list(item.children), inner, "item", last, False)
+            if len(self.lines) == count:  # an empty item (or one holding only an empty fence): its marker
+                self._emit(inner.take(), inner.rest, [], Wrap.WORD)
 
     def table(self, node: SyntaxTreeNode, ctx: _Ctx) -> None:
         rows: list[tuple[StyledLine, ...]] = []

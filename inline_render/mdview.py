@@ -11,23 +11,33 @@ The commit rule (what may enter scrollback while the answer streams).  A display
 *committed* when no text appended to the source can change it:
 
 * the top-level blocks before the last one are closed (CommonMark only ever extends the last
-  open block), and so is the last one when it is a paragraph, heading, rule or table followed
-  by a blank line, an ATX/setext heading or rule whose line is complete, or a fence whose
-  closing line is complete;
+  open block), and so is the last one when it is a paragraph or table followed by a blank
+  line, a heading or rule whose line is complete, or a fence whose closing line is complete;
 * inside the last, open block: in a list, every item before the last; in a block quote or a
   list item, every child block before the last (recursively into the last);
+* in an open paragraph (single newlines are line breaks), every complete line but the last
+  complete one, up to the first line that still shows an unmatched inline opener (``*``,
+  ``_``, ``~``, `````, ``[``, ``]``: a later closer could pair with it); the last complete line
+  waits because a delimiter row would make it a table header.  A setext underline may still
+  turn the paragraph into a heading: the committed text stays, only its weight would change;
 * in an open fence, every complete code line but the last complete one (one line of lookahead
   for the lexer; the partial line is shown plain until its newline arrives).
 
-So a paragraph commits at its blank line, a list item when the next one starts, a code block
-line by line, a table when it ends.  Lists are always drawn tight, so an item that makes the
-list loose cannot change earlier items; link reference definitions are not looked up in later
-text (a ``[ref]`` is shown as written until its definition is in the same block).
+So a list item commits when the next one starts, a code block line by line, a table when it
+ends, and a paragraph line by line (all of it at its blank line).  A blank line between blocks
+commits only together with a line after it.  Lists are always drawn tight, so an item that
+makes the list loose cannot change earlier items; link reference definitions in later blocks
+are not applied to committed text.
 
 Incremental: the closed top-level blocks are rendered once into ``stable`` lines, and only the
 source from the start of the open block (``stable_src``) is parsed again per delta, so a delta
-costs O(the open block), never the whole answer.  A ``log.replace`` keeps the source up to
-``commit_src`` (where the committed lines' source ends) and re-renders the rest.
+costs O(the open block), never the whole answer.  An open paragraph's committed lines become
+stable too: the tail then starts at its first uncommitted line, parsed after a stand-in line
+(``_DUMMY``) so that it still continues the paragraph exactly as in the whole text (no lazy
+line starts a new block, a setext underline or table row attaches as it would), and the stand-in
+line's rendering is dropped.  A long answer without blank lines so costs O(its open lines).
+A ``log.replace`` keeps the source up to ``commit_src`` (where the committed lines' source ends)
+and re-renders the rest.
 """
 
 from __future__ import annotations
@@ -66,6 +76,7 @@ class View:
     commit_src: int  # source offset whose prefix fixes the committed lines
     text: str
     mode: str = "markdown"  # or "diff" / "ansi": one display line per source line (_update_lines)
+    continues: bool = False  # the open tail starts inside a paragraph whose settled lines are stable
 
     def line_at(self, offset: int) -> tuple[Line, int, int]:
         """The line holding display ``offset``, its start, and its index among all lines."""
@@ -155,16 +166,23 @@ def _update_lines(view: View, source: str) -> View:
     return View(view.options, source, 0, (), (), "", 0, lines, starts, committed, 0, text, view.mode)
 
 
+_DUMMY = "x\n"  # stands for the settled lines of a paragraph the tail continues (module docstring)
+
+
 def _update(view: View, source: str) -> View:
     if view.mode != "markdown":
         return _update_lines(view, source)
     base = view.stable_src
-    tail = source[base:]
-    lines = _split(tail)
+    dummy = _DUMMY if view.continues else ""
+    lines = _split(dummy + source[base:])
     offsets = [0]
     for line in lines:
         offsets.append(offsets[-1] + len(line))
-    top = list(parse(tail).children)
+
+    def src(line: int) -> int:  # the source offset where line ``line`` of the parsed text starts
+        return base + max(0, offsets[min(line, len(lines))] - len(dummy))
+
+    top = list(parse(dummy + source[base:]).children)
     renderer = Renderer(view.options, lines)
     last_open = bool(top)
     if top:
@@ -175,24 +193,36 @@ def _update(view: View, source: str) -> View:
             last_open = not _closed_last(probe.type, probe.map, lines)
     closed = top[:-1] if last_open else top
     ctx = _Ctx((), ())
-    renderer.blocks(closed, ctx, "root", False, view.blocks > 0)
-    new_stable = tuple(renderer.lines)
+    before = view.blocks > 0 and not view.continues  # the continued paragraph's separator is out already
+    renderer.blocks(closed, ctx, "root", False, before)
+    closed_lines = len(renderer.lines)
+    drop = 1 if view.continues else 0  # the dummy is the first line rendered
+    continues = False
     if last_open:
-        start_line = top[-1].map[0] if top[-1].map else 0
+        block = top[-1]
+        start_line = block.map[0] if block.map else 0
         renderer.commit, renderer.commit_line = len(renderer.lines), start_line
-        renderer.blocks(top[-1:], ctx, "root", True, view.blocks + len(closed) > 0)
-        stable_src = base + offsets[start_line]
-        commit = max(renderer.commit, len(new_stable))
-        commit_src = base + offsets[min(renderer.commit_line, len(lines))]
+        renderer.blocks([block], ctx, "root", True, before or bool(closed))
+        commit = max(renderer.commit, closed_lines) - drop
+        commit_src = src(renderer.commit_line)
+        settled = block.type == "paragraph" and renderer.commit > closed_lines
+        if settled:  # settled lines of the open paragraph become stable; the tail continues it
+            stable_count, stable_src, continues = commit, commit_src, True
+        elif view.continues and not closed:  # still the continued paragraph, nothing new settled
+            stable_count, stable_src, continues = closed_lines - drop, base, True
+        else:
+            stable_count, stable_src = closed_lines - drop, src(start_line)
     else:
+        stable_count = len(renderer.lines) - drop
         end_line = top[-1].map[1] if top and top[-1].map else 0
-        stable_src = base + offsets[min(end_line, len(lines))]
-        commit = len(renderer.lines)
-        commit_src = stable_src
+        stable_src = commit_src = src(end_line)
+        commit = stable_count
+    rendered = renderer.lines[drop:]
+    new_stable = tuple(rendered[: max(0, stable_count)])
     stable_lines = view.stable_lines + new_stable
     stable_text = view.stable_text + "".join(line.text + "\n" for line in new_stable)
     stable_starts = view.stable_starts + _starts(new_stable, len(view.stable_text))
-    tail_lines = tuple(renderer.lines[len(new_stable) :])
+    tail_lines = tuple(rendered[len(new_stable) :])
     tail_starts = _starts(tail_lines, len(stable_text))
     text = stable_text + "\n".join(line.text for line in tail_lines)
     # Tail lines committed; the last open line has no newline yet, so it never is.
@@ -205,12 +235,14 @@ def _update(view: View, source: str) -> View:
         stable_lines,
         stable_starts,
         stable_text,
-        view.blocks + len(closed),
+        view.blocks + len(closed) + (1 if continues else 0),
         tail_lines,
         tail_starts,
         committed,
         commit_src,
         text,
+        view.mode,
+        continues,
     )
 
 

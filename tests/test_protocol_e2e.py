@@ -92,8 +92,8 @@ async def session(ui: UI, prompt: str) -> int | None:
 EDIT_STORY = (
     "Fix the greeting",
     "The greeting lives in hello.py: read it, then edit.",
-    "I'll update the greeting in `hello.py`",
-    "```python",
+    "I'll update the greeting in hello.py",  # Markdown: the inline code is styled, no backticks
+    "It currently reads:",
     "Let me look at the file",
     "read path=hello.py",
     "read: def greet(name):",
@@ -114,7 +114,7 @@ def test_confirm_answered_yes_applies_the_edit() -> None:
         assert await session(ui, "Fix the greeting") == 0
 
     run(test)
-    ui.once(*EDIT_STORY, "edit: Applied 1 hunk to hello.py", "hello.py updated", "Done: `hello.py` now says Hello.")
+    ui.once(*EDIT_STORY, "edit: Applied 1 hunk to hello.py", "hello.py updated", "Done: hello.py now says Hello.")
     assert not any("Denied" in line for line in ui.lines)
     assert ui.lines[-2:] == ["done \u00b7 87% context left", "\u203a"]  # status line, then the empty composer
 
@@ -127,7 +127,7 @@ def test_confirm_answered_no_with_a_reason_skips_the_edit() -> None:
         assert await session(ui, "Fix the greeting") == 0
 
     run(test)
-    ui.once(*EDIT_STORY, "edit failed: Denied by the user: not now", "Okay, I left `hello.py` unchanged.")
+    ui.once(*EDIT_STORY, "edit failed: Denied by the user: not now", "Okay, I left hello.py unchanged.")
     assert not any("Applied" in line for line in ui.lines)
 
 

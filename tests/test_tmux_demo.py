@@ -9,8 +9,8 @@ from tmux_harness import Tmux, assert_exited_cleanly, assert_in_order_once
 
 SCRIPT = [
     "\u203a Fix the greeting in hello.py",
-    "I'll update the greeting",
-    "```python",
+    "I'll update the greeting in hello.py",  # rendered Markdown: no backticks, no fence
+    "It currently reads:",
     "Let me look at the file first.",
     "\u2699 read path=hello.py",
     "Planned edit diff preview",
@@ -58,7 +58,7 @@ def test_a_person_drives_the_demo_with_keys(tmux_80x24: Tmux) -> None:
     tmux.wait_text("Reason")
     tmux.type("not today")
     tmux.keys("Enter")
-    tmux.wait_text("left `hello.py` unchanged")
+    tmux.wait_text("left hello.py unchanged")
     tmux.wait_text("Try: 'now pick a file'")
     tmux.type("now pick a file")
     tmux.keys("Enter")
