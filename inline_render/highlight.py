@@ -21,6 +21,7 @@ from pygments.token import Comment, Keyword, Name, Number, Operator, String, _To
 from pygments.util import ClassNotFound
 
 from .style import Segment, Style
+from .text import expand_tabs
 from .themes import Theme
 
 __all__ = ["AnsiCodeStyle", "StyledLine", "diff_language", "highlight_code", "highlight_diff", "lexer_for"]
@@ -140,7 +141,9 @@ def _marker(line: str) -> str:
 
 def highlight_diff(diff: str, language: str | None, theme: Theme) -> list[StyledLine]:
     """A unified diff, one styled line per line: +/- gutters in the diff colours, code by ``language``."""
-    lines = diff.split("\n")
+    # Tabs expanded after the gutter, as a diff viewer shows them (sanitized text keeps its tabs).
+    lines = [line[0] + expand_tabs(line[1:]) if line[:1] in ("+", "-", " ") and line else expand_tabs(line)
+             for line in diff.split("\n")]  # fmt: skip
     kinds = [_marker(line) for line in lines]
     language = language or diff_language(diff)
     sides: dict[str, list[StyledLine]] = {}

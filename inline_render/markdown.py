@@ -24,7 +24,7 @@ from markdown_it.tree import SyntaxTreeNode
 
 from .highlight import StyledLine, highlight_code
 from .style import DEFAULT, Row, Segment, Style
-from .text import WidthPolicy, expand_tabs, text_width
+from .text import WidthPolicy, expand_tabs, sanitize, text_width
 from .themes import Theme
 
 __all__ = [
@@ -133,9 +133,11 @@ def _trim(row: Row) -> Row:
 
 
 def _detab(segments: list[Segment]) -> list[Segment]:
+    """Tabs expanded and the text sanitized again: markdown-it decodes entities (``&#13;``, ``&#x202e;``)."""
     column, out = 0, []
     for segment in segments:
-        text = expand_tabs(segment.text, column) if "\t" in segment.text else segment.text
+        text = sanitize(segment.text)
+        text = expand_tabs(text, column) if "\t" in text else text
         out.append(Segment(text, segment.style))
         column += text_width(text)
     return out

@@ -102,6 +102,8 @@ def test_diff_language_comes_from_the_file_headers() -> None:
     assert minus[1] == Segment("-", Style(fg="ansired", bold=True))
     assert plus[1] == Segment("+", Style(fg="ansigreen", bold=True))
     assert any(s.style.fg == "ansicyan" for s in plus[2:])  # the number is highlighted as python
+    tabbed = rows_of("diff", "+\tx\n\t")
+    assert [row_text(row) for row in tabbed] == ["  +        x", ""]  # tabs expanded after the gutter; never sent
 
 
 def test_a_repeated_ready_for_one_tool_call_is_shown_once() -> None:
@@ -134,3 +136,12 @@ def test_markdown_can_be_turned_off_and_plain_kinds_stay_verbatim() -> None:
     renderer = Renderer.in_memory(40, 6, config=Config(markdown=False, viewport_height=4))
     renderer.feed([LogAppend("assistant", source)])
     assert "\u25b8 **bold** `code`" in renderer.terminal.screen_lines()
+
+
+def test_entities_cannot_smuggle_controls_into_the_terminal() -> None:
+    """markdown-it decodes `&#13;`, `&#x202e;`, `&#x85;`: the renderer sanitizes what it decoded."""
+    renderer = Renderer.in_memory(60, 8, config=Config(viewport_height=6))
+    renderer.feed([LogAppend("assistant", "a&#13;b &#x202e;c &#x85;d\n\n| h |\n|-|\n| &#13;&#x9b;2J |")])
+    shown = "\n".join(renderer.terminal.screen_lines())
+    assert "a" in shown and "<U+202E>c" in shown
+    assert renderer.terminal.violations == []
