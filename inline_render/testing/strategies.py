@@ -185,7 +185,8 @@ _MD_PIECES = (
     "| a | b | c |\n", "|---|:-:|--:|\n", "| 1 | 2 | 3 |\n", "| " + " | ".join("wide" * 5 for _ in range(12)) + " |\n",
     "---\n", "***\n", "Title\n===\n", "[link](https://example.org/a?b=c)", "[bad](javascript:alert(1))",
     "<https://example.org>", "[esc](https://x.org/\x1b]8;;evil\x1b\\)", "<b>html</b>\n", "*", "**", "`", "[", "](",
-    "\\*", "&#13;&#x1b;[2J&#x202e;&#x85;&#9;&amp;\n", "- - - - - - - -\n", "1. - > ```\n", "中文 **粗体** 文字\n", "emoji 👍🏽 text\n",
+    "\\*", "&#13;&#x1b;[2J&#x202e;&#x85;&#9;&amp;\n",
+    "- - - - - - - -\n", "1. - > ```\n", "中文 **粗体** 文字\n", "emoji 👍🏽 text\n",
 )  # fmt: skip
 
 
