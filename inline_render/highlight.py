@@ -106,6 +106,17 @@ def _split(runs: list[tuple[str, Style]]) -> list[StyledLine]:
 
 def highlight_code(code: str, language: str | None, theme: Theme, base: Style) -> list[StyledLine]:
     """``code`` (sanitized, tabs expanded) as one styled line per source line, in the theme's code style."""
+    return list(_highlight(code, language, theme, base))
+
+
+# A streamed answer renders its open block again per delta: an unchanged code text (a closed fence,
+# or an open fence's complete lines while its last line grows) is lexed once (a pure-function cache).
+@functools.lru_cache(maxsize=256)
+def _highlight(code: str, language: str | None, theme: Theme, base: Style) -> tuple[StyledLine, ...]:
+    return tuple(_lex(code, language, theme, base))
+
+
+def _lex(code: str, language: str | None, theme: Theme, base: Style) -> list[StyledLine]:
     lexer = lexer_for(language)
     if lexer is None or len(code) > _MAX_HIGHLIGHT:
         return [(Segment(line, base),) if line else () for line in code.split("\n")]
