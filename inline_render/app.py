@@ -76,7 +76,8 @@ def initial_state(config: Config, columns: int, rows: int, cursor_row: int | Non
             raise InvalidInput(f"terminal size: {name} must be between 1 and {MAX_TERMINAL_SIDE}, got {value!r}")
     if cursor_row is not None and not 0 <= cursor_row < rows:
         cursor_row = rows - 1  # a report from before a resize: the bottom row is the safe guess
-    options = RenderOptions(config.markdown, theme_named(config.theme), config.hyperlinks)
+    theme = theme_named(config.theme) if isinstance(config.theme, str) else config.theme
+    options = RenderOptions(config.markdown, theme, config.hyperlinks)
     return AppState(
         config=config, columns=columns, rows=rows, log=LogState(options=options), screen=Screen(start_row=cursor_row)
     )

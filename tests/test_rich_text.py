@@ -145,3 +145,19 @@ def test_entities_cannot_smuggle_controls_into_the_terminal() -> None:
     shown = "\n".join(renderer.terminal.screen_lines())
     assert "a" in shown and "<U+202E>c" in shown
     assert renderer.terminal.violations == []
+
+
+def test_a_custom_theme_styles_markdown_status_and_composer() -> None:
+    """Config(theme=Theme(...)): its styles reach Markdown elements, the status line and the composer prompt."""
+    from inline_render import Status
+    from inline_render.themes import Theme
+
+    red = Style(fg="ansired")
+    theme = Theme("mine", "ansi", {"strong": Style(bold=True, underline=True), "status": red, "composer_prompt": red})
+    renderer = Renderer.in_memory(40, 6, config=Config(viewport_height=4, theme=theme))
+    result = renderer.step([LogAppend("assistant", "a **b**"), Status("busy")])
+    rows = result.frame.rows
+    assert Segment("b", Style(bold=True, underline=True)) in rows[0]
+    assert rows[-2] == (Segment("busy", red),)
+    assert rows[-1][0] == Segment("\u203a ", red)
+    assert Config(theme=theme).to_json()["theme"] == "mine"
