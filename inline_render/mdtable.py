@@ -5,6 +5,10 @@ widest columns give way first (a water level: every column is capped at one widt
 wrap).  When even a few cells per column do not fit, each row is stacked: one ``header: value``
 block per cell, so nothing is cut.  A table row then takes one or more rows, and the row index
 inside it is what its source positions count (markdown.py pads a row's text to allow it).
+
+A limit: when a resize comes while a table row taller than one row is partly in scrollback,
+the rest of that row is laid out again at the new width from the same row index, so that one
+table row may show a cell fragment twice or miss one (rows before and after it are exact).
 """
 
 from __future__ import annotations
