@@ -8,9 +8,10 @@ from .composer import Composer
 from .dialogs import Dialog
 from .evolve import fast_init
 from .inputs import ConfirmRequest, PickRequest, PromptRequest, check_terminal_size
-from .log import LogState
+from .log import LogState, RenderOptions
 from .state import Config, RenderState
 from .style import Row
+from .themes import theme_named
 
 __all__ = ["AppState", "Screen", "initial_state"]
 
@@ -66,6 +67,7 @@ class AppState:
     legacy_diff: bool = False
     fault: int | None = None
     log_cleared: bool = False
+    ready_ids: tuple[str, ...] = ()  # tool calls whose permission.ready line is shown (the newest last)
     pushed_rows: int = 0  # this tick: committed log rows a shrinking terminal pushed into scrollback itself
     kept_rows: int = 0  # this tick: committed log rows a re-wrapping terminal kept above the re-anchored viewport
     screen: Screen = field(default_factory=Screen)
@@ -79,4 +81,8 @@ def initial_state(config: Config, columns: int, rows: int, cursor_row: int | Non
     check_terminal_size(columns, rows)
     if cursor_row is not None and not 0 <= cursor_row < rows:
         cursor_row = rows - 1  # a report from before a resize: the bottom row is the safe guess
-    return AppState(config=config, columns=columns, rows=rows, screen=Screen(start_row=cursor_row))
+    theme = theme_named(config.theme) if isinstance(config.theme, str) else config.theme
+    options = RenderOptions(config.markdown, theme, config.hyperlinks)
+    return AppState(
+        config=config, columns=columns, rows=rows, log=LogState(options=options), screen=Screen(start_row=cursor_row)
+    )

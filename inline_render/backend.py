@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import io
+import re
 from collections.abc import Callable
 from typing import Protocol
 
@@ -129,6 +130,22 @@ def _move_code(rows: int, col: int | None) -> str:
     return code
 
 
+_LINK_URL = re.compile(r"[\x21-\x5b\x5d-\x7e]{1,2048}")  # printable ASCII but backslash: no ESC, no ST, no space
+
+
+def _hyperlink(piece: str, text: str, url: str) -> str:
+    """``piece`` (style code + ``text``) with ``text`` wrapped in an OSC 8 hyperlink to ``url``.
+
+    Each linked run opens and closes its own link, so no link stays open past the text it is on
+    (a cursor move, an erase or the next frame never inherit it).  The URL was validated by the
+    Markdown renderer (markdown.safe_url); one that is not plain printable ASCII is never sent.
+    """
+    if _LINK_URL.fullmatch(url) is None:
+        return piece
+    head = piece[: len(piece) - len(text)]
+    return f"{head}\x1b]8;;{url}\x1b\\{text}\x1b]8;;\x1b\\"
+
+
 def _rows_inserted(ops: tuple[Op, ...]) -> int:
     return sum([op.rows for op in ops if type(op) is Inserted])
 
@@ -176,6 +193,8 @@ class Vt100Backend:
                 else:
                     piece = self._code(style) + op.text
                     self._style = style
+                if style.link is not None:
+                    piece = _hyperlink(piece, op.text, style.link)
             elif (fixed := _FIXED.get(type(op))) is not None:
                 piece = fixed
             elif isinstance(op, MoveBy):

@@ -17,7 +17,11 @@ Workloads (the ``issue 6`` contract):
 * ``w3``: N lines and a half-inserted streaming entry, then 100 resizes
   alternating 60x12 / 100x24;
 * ``w4``: 1,000 keystrokes (wide characters and backspace included) into the
-  composer over a 10,000-line log.
+  composer over a 10,000-line log;
+* ``w5``: as ``w1``, but the answer is Markdown (headings, paragraphs, nested
+  lists, highlighted code blocks, tables) rendered with the commit rule of
+  ``mdview.py``.  W1-W4 run with ``markdown=False`` (plain text, as measured
+  before Markdown existed); only W5 renders Markdown.
 
 An *update* is what one input batch costs: its tick plus, when that tick
 inserted rows into scrollback, the one follow-up redraw tick (``Renderer.feed``).
@@ -66,6 +70,8 @@ __all__ = [
     "w2_events",
     "w3_events",
     "w4_events",
+    "w5_events",
+    "markdown_text",
     "workload_names",
 ]
 
@@ -297,6 +303,60 @@ def w1_events(lines: int, deltas: int = 2000, warm: int = 300) -> Iterator[Event
         yield "measure", [LogDelta(STREAM_ID, chunk)]
 
 
+def markdown_text(rng: random.Random, size: int) -> str:
+    """About ``size`` characters of a Markdown answer: every block kind the renderer knows, seeded."""
+    parts: list[str] = []
+    total = 0
+    while total < size:
+        roll = rng.random()
+        if roll < 0.1:
+            block = f"## {_words_to(rng, rng.randint(10, 40))}\n\n"
+        elif roll < 0.45:
+            words = [rng.choice(_WORDS) for _ in range(rng.randint(20, 60))]
+            for index in rng.sample(range(len(words)), 3):
+                words[index] = rng.choice(("**{}**", "*{}*", "`{}`", "[{}](https://example.org/x)")).format(
+                    words[index]
+                )
+            block = " ".join(words) + "\n\n"
+        elif roll < 0.65:
+            items = [f"- {_words_to(rng, rng.randint(10, 90))}\n" for _ in range(rng.randint(2, 6))]
+            items.insert(1, f"  1. {_words_to(rng, rng.randint(10, 50))}\n")
+            block = "".join(items) + "\n"
+        elif roll < 0.85:
+            body = "".join(
+                f"    {_words_to(rng, rng.randint(5, 70)).replace(' ', '_', 2)} = {index}\n" for index in range(8)
+            )
+            block = f"```python\ndef f():\n{body}    return None\n```\n\n"
+        else:
+            rows = "".join(
+                f"| {rng.choice(_WORDS)} | {rng.randint(0, 999)} | {_words_to(rng, 30)} |\n" for _ in range(5)
+            )
+            block = "| name | value | note |\n|---|--:|---|\n" + rows + "\n"
+        parts.append(block)
+        total += len(block)
+    return "".join(parts)
+
+
+def w5_events(lines: int, deltas: int = 2000, warm: int = 300) -> Iterator[Event]:
+    """W5: W1 with a Markdown answer: prefill ``lines``; warm up; stream it, one delta of 1-8 characters per update."""
+    rng = random.Random(SEED + 5)
+    yield from _prefill(rng, lines)
+    text = markdown_text(rng, (warm + deltas) * 8)
+    chunks: list[str] = []
+    position = 0
+    for _ in range(warm + deltas):
+        step = rng.randint(1, 8)
+        chunks.append(text[position : position + step])
+        position += step
+    yield "warmup", [LogAppend("assistant", "", "warm", final=False)]
+    for chunk in chunks[:warm]:
+        yield "warmup", [LogDelta("warm", chunk)]
+    yield "warmup", [LogFinish("warm")]
+    yield "warmup", [LogAppend("assistant", "", STREAM_ID, final=False)]
+    for chunk in chunks[warm:]:
+        yield "measure", [LogDelta(STREAM_ID, chunk)]
+
+
 W2_PER_TICK = 100
 
 
@@ -392,6 +452,7 @@ WORKLOADS: dict[str, Callable[[int, bool], Iterator[Event]]] = {
     "w2": lambda _lines, quick: w2_events(2_000 if quick else 100_000),
     "w3": lambda lines, quick: w3_events(lines, 20 if quick else 100),
     "w4": lambda _lines, quick: w4_events(1_000 if quick else 10_000, 100 if quick else 1000),
+    "w5": lambda lines, quick: w5_events(lines, 200 if quick else 2000, 30 if quick else 300),
 }
 
 
@@ -402,12 +463,12 @@ def _sizes(quick: bool) -> tuple[list[int], list[int]]:
 def workload_names(quick: bool) -> list[str]:
     """Every workload of a run, as ``name[:lines]`` strings."""
     w1, w3 = _sizes(quick)
-    return [*(f"w1:{n}" for n in w1), "w2", *(f"w3:{n}" for n in w3), "w4"]
+    return [*(f"w1:{n}" for n in w1), "w2", *(f"w3:{n}" for n in w3), "w4", *(f"w5:{n}" for n in w1)]
 
 
 def _valid_name(name: str) -> bool:
     kind, colon, lines = name.partition(":")
-    if kind in ("w1", "w3"):
+    if kind in ("w1", "w3", "w5"):
         return bool(colon) and lines.isdigit() and int(lines) > 0
     return kind in WORKLOADS and not colon
 
@@ -415,7 +476,7 @@ def _valid_name(name: str) -> bool:
 def run_workload(name: str, quick: bool, check_invariants: bool = True) -> dict[str, object]:
     """Run one workload in this process; add its CPU time and this process's peak RSS."""
     kind, _, lines = name.partition(":")
-    config = Config(viewport_height=10, check_invariants=check_invariants)
+    config = Config(viewport_height=10, check_invariants=check_invariants, markdown=kind == "w5")
     started = time.process_time()
     result: dict[str, object] = {"workload": name}
     result.update(run_events(WORKLOADS[kind](int(lines or 0), quick), make_renderer(80, 24, config)))
@@ -461,7 +522,7 @@ def format_results(results: list[dict[str, object]]) -> str:
     lines: list[str] = []
     for result in results:
         name = str(result["workload"])
-        unit = {"w1": "delta", "w2": "batch", "w3": "resize", "w4": "key"}[name.partition(":")[0]]
+        unit = {"w1": "delta", "w2": "batch", "w3": "resize", "w4": "key", "w5": "delta"}[name.partition(":")[0]]
         lines.append(f"{name}  (cpu {result['cpu_s']} s, peak RSS {result['peak_rss_mb']} MB)")
         lines.append(row_line(f"per {unit}", result["per_update"], "upd"))
         if result["inserting"] != {"count": 0}:
@@ -503,7 +564,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON to FILE")
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
     parser.add_argument("--peers", action="store_true", help="also run W1 through Rich Live and prompt_toolkit")
-    parser.add_argument("--only", metavar="NAMES", help="comma-separated workloads (w1:100,w2,w3:1000,w4)")
+    parser.add_argument("--only", metavar="NAMES", help="comma-separated workloads (w1:100,w2,w3:1000,w4,w5:100)")
     parser.add_argument("--no-invariants", action="store_true", help="Config(check_invariants=False)")
     parser.add_argument("--one", metavar="NAME", help=argparse.SUPPRESS)  # child process: one workload
     args = parser.parse_args(argv)
@@ -519,7 +580,7 @@ def main(argv: list[str]) -> int:
     names = args.only.split(",") if args.only else workload_names(args.quick)
     bad = [name for name in names if not _valid_name(name)]
     if bad:
-        print(f"{PROG} bench: unknown workload {', '.join(bad)} (known: w1:N, w2, w3:N, w4)", file=sys.stderr)
+        print(f"{PROG} bench: unknown workload {', '.join(bad)} (known: w1:N, w2, w3:N, w4, w5:N)", file=sys.stderr)
         return 2
     results: list[dict[str, object]] = []
     for name in names:

@@ -50,7 +50,9 @@ __all__ = [
     "input_to_json",
 ]
 
-LOG_KINDS = ("text", "user", "assistant", "status", "tool", "error", "diff", "reasoning", "info", "warn", "success")
+LOG_KINDS = (
+    "text", "user", "assistant", "status", "tool", "error", "diff", "reasoning", "info", "warn", "success", "ansi",
+)  # fmt: skip
 NOTIFY_TYPES = ("info", "warn", "error", "success")
 MAX_TERMINAL_SIDE = 10_000  # absurd sizes are rejected, not allocated
 # A tick's cost grows with the cells the terminal shows (screen diff, emulators): a 4K screen at a 6x12

@@ -17,7 +17,7 @@ from .dialogs import DialogView, PromptDialog
 from .evolve import fast_init
 from .log import LogRow, log_rows
 from .state import Config, RenderState, SyncPhase
-from .style import DEFAULT, Row, Segment, clip_row, styled
+from .style import DEFAULT, Row, Segment, Style, clip_row, styled
 from .text import WidthPolicy, clip_to_width
 from .theme import DIM, SPINNER, draw_log_rows
 
@@ -153,24 +153,32 @@ def compute_layout(state: AppState) -> Layout:
 def _status_row(state: AppState, width: int) -> Row:
     if state.working:
         frame = SPINNER[int(max(0.0, state.now - state.working_since) * 10) % len(SPINNER)]
-        return _dim_row(f"{frame} {state.working}", width, state.config.width_policy)
-    return _dim_row(state.status, width, state.config.width_policy)
+        return _dim_row(f"{frame} {state.working}", width, state.config.width_policy, _style(state, "status"))
+    return _dim_row(state.status, width, state.config.width_policy, _style(state, "status"))
+
+
+def _style(state: AppState, element: str) -> Style:
+    """The theme's style of ``element`` (dim when the log has no rendering options, as before themes)."""
+    options = state.log.options
+    return options.theme.style(element) if options is not None else DIM
 
 
 # Rows are cached by content (and clipped inside the cache) so an unchanged row is the same object
 # tick after tick, which the effects planner skips without comparing it.
 @functools.lru_cache(maxsize=256)
-def _dim_row(text: str, width: int, policy: WidthPolicy) -> Row:
-    return clip_row(styled(clip_to_width(text, width, policy)[0], DIM), width, policy)
+def _dim_row(text: str, width: int, policy: WidthPolicy, style: Style = DIM) -> Row:
+    return clip_row(styled(clip_to_width(text, width, policy)[0], style), width, policy)
 
 
 @functools.lru_cache(maxsize=1024)
-def _composer_row(lead: str, text: str, placeholder: str, width: int, policy: WidthPolicy) -> Row:
-    segments: list[Segment] = [Segment(lead, DIM)] if lead.strip() else ([Segment(lead)] if lead and text else [])
+def _composer_row(
+    lead: str, text: str, placeholder: str, width: int, policy: WidthPolicy, styles: tuple[Style, Style] = (DIM, DIM)
+) -> Row:
+    segments: list[Segment] = [Segment(lead, styles[0])] if lead.strip() else ([Segment(lead)] if lead and text else [])
     if text:
         segments.append(Segment(text, DEFAULT))
     elif placeholder:
-        segments.append(Segment(clip_to_width(placeholder, width - len(lead), policy)[0], DIM))
+        segments.append(Segment(clip_to_width(placeholder, width - len(lead), policy)[0], styles[1]))
     return clip_row(tuple(segments), width, policy)
 
 
@@ -192,11 +200,12 @@ def draw_frame(state: AppState, layout: Layout) -> Frame:
     if layout.status_height:
         rows.append(_status_row(state, width))
     prompt = _prompt(state.config, width)
+    styles = (_style(state, "composer_prompt"), _style(state, "placeholder"))
     visible = layout.composer[layout.composer_offset : layout.composer_offset + layout.composer_height]
     placeholder = state.config.placeholder if not state.composer.text else ""
     for index, text in enumerate(visible):
         lead = prompt if index + layout.composer_offset == 0 else " " * len(prompt)
-        rows.append(_composer_row(lead, text, placeholder if index == 0 else "", width, policy))
+        rows.append(_composer_row(lead, text, placeholder if index == 0 else "", width, policy, styles))
     tail.extend(rows)
     return Frame(
         rows=tuple(tail),

@@ -14,18 +14,47 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from .evolve import evolve, fast_init
+from .markdown import Options
+from .mdview import View, view_extend, view_new, view_replace, view_spans
+from .style import DEFAULT, Style
 from .text import WidthPolicy, expand_tabs, sanitize, text_width, wrap_line
+from .themes import DEFAULT_THEME, Theme
 
 __all__ = [
     "DECORATED_PREFIX_WIDTH",
+    "MARKDOWN_KINDS",
+    "RICH_KINDS",
     "Entry",
     "LogRow",
     "LogState",
+    "RenderOptions",
     "entry_rows",
     "log_rows",
 ]
 
 DECORATED_PREFIX_WIDTH = 2  # every decorated kind has a 2-cell prefix ("› ", "▸ ", ...) or indent
+# Kinds whose text is Markdown (when the log renders Markdown), with the base style of their text.
+MARKDOWN_KINDS: dict[str, Style] = {"assistant": DEFAULT, "reasoning": Style(dim=True, italic=True)}
+# Kinds drawn from styled lines: ``diff`` (highlighted by its file's language), ``ansi`` (trusted SGR).
+RICH_KINDS = {"diff": "diff", "ansi": "ansi"}
+
+
+@dataclass(frozen=True, slots=True)
+class RenderOptions:
+    """How the log renders rich text: Markdown kinds on or off, the theme, OSC 8 hyperlinks."""
+
+    markdown: bool = True
+    theme: Theme = DEFAULT_THEME
+    hyperlinks: bool = False
+
+    def view_for(self, kind: str, policy: WidthPolicy = WidthPolicy.CODEPOINT) -> View | None:
+        """An empty Markdown view for an entry of ``kind``, or None when its text is shown verbatim."""
+        if kind in RICH_KINDS:
+            return view_new(Options(self.theme, DEFAULT, self.hyperlinks, policy), RICH_KINDS[kind])
+        base = MARKDOWN_KINDS.get(kind) if self.markdown else None
+        if base is None:
+            return None
+        return view_new(Options(self.theme, base, self.hyperlinks, policy))
 
 
 @fast_init
@@ -38,6 +67,7 @@ class Entry:
     text: str
     id: str | None = None
     final: bool = True
+    view: View | None = None  # Markdown entries: the rendering of the source; ``text`` is its display text
 
     def __hash__(self) -> int:
         # ``key`` is new for every version of an entry, so it alone spreads entries; hashing ``text``
@@ -47,7 +77,9 @@ class Entry:
     @property
     def committed(self) -> int:
         """Offset up to which the text can no longer change (all of it once final)."""
-        return len(self.text) if self.final else self.text.rfind("\n") + 1
+        if self.final:
+            return len(self.text)
+        return self.view.committed if self.view is not None else self.text.rfind("\n") + 1
 
     @property
     def shown(self) -> str:
@@ -68,6 +100,12 @@ def _prepare(text: str, column: int) -> str:
     return expand_tabs(sanitize(text), column)
 
 
+def _source(view: View, text: str) -> str:
+    """The source a view keeps: sanitized, tabs kept (Markdown expands them in code itself); trusted
+    ANSI raw, as its parser keeps SGR and sanitizes everything else (spans.py)."""
+    return text if view.mode == "ansi" else sanitize(text)
+
+
 def _last_line_width(text: str) -> int:
     return text_width(text[text.rfind("\n") + 1 :])
 
@@ -79,6 +117,14 @@ class LogState:
     entries: tuple[Entry, ...] = ()
     head: int = 0
     next_key: int = 0
+    options: RenderOptions | None = None  # None: every kind verbatim (as before Markdown)
+
+    def _entry(self, key: int, kind: str, text: str, entry_id: str | None, final: bool) -> Entry:
+        view = self.options.view_for(kind) if self.options is not None else None
+        if view is None:
+            return Entry(key, kind, _prepare(text, 0), entry_id, final)
+        view = view_extend(view, _source(view, text))
+        return Entry(key, kind, view.text, entry_id, final, view)
 
     def find(self, entry_id: str) -> int:
         """Index of the newest pending entry with ``entry_id``, or -1."""
@@ -89,15 +135,14 @@ class LogState:
 
     def append(self, kind: str, text: str, entry_id: str | None = None, final: bool = True) -> LogState:
         """Add an entry at the end."""
-        entry = Entry(self.next_key, kind, _prepare(text, 0), entry_id, final)
+        entry = self._entry(self.next_key, kind, text, entry_id, final)
         return evolve(self, entries=(*self.entries, entry), next_key=self.next_key + 1)
 
     def extend(self, appends: Sequence[tuple[str, str, bool]]) -> LogState:
         """``append`` of every (kind, text, final) in order, without ids."""
         key = self.next_key
         added = [
-            Entry(key + number, kind, _prepare(text, 0), None, final)
-            for number, (kind, text, final) in enumerate(appends)
+            self._entry(key + number, kind, text, None, final) for number, (kind, text, final) in enumerate(appends)
         ]
         return evolve(self, entries=(*self.entries, *added), next_key=key + len(added))
 
@@ -108,6 +153,9 @@ class LogState:
     def delta(self, index: int, text: str) -> LogState:
         """Append streamed ``text`` to the unfinished entry at ``index``."""
         old = self.entries[index]
+        if old.view is not None:
+            view = view_extend(old.view, _source(old.view, text))
+            return self._with(index, Entry(self.next_key, old.kind, view.text, old.id, old.final, view))
         column = _last_line_width(old.text) if "\t" in text else 0
         entry = Entry(self.next_key, old.kind, old.text + _prepare(text, column), old.id, old.final)
         return self._with(index, entry)
@@ -115,6 +163,9 @@ class LogState:
     def replace_text(self, index: int, text: str) -> LogState:
         """New full text of the unfinished entry at ``index``; the committed part is kept as is."""
         old = self.entries[index]
+        if old.view is not None:
+            view = view_replace(old.view, _source(old.view, text))
+            return self._with(index, Entry(self.next_key, old.kind, view.text, old.id, old.final, view))
         committed = old.committed
         new_text = _prepare(text, 0)
         # Committed text may already be in scrollback: only the unfinished part changes.
@@ -124,7 +175,7 @@ class LogState:
     def finish(self, index: int) -> LogState:
         """Mark the entry at ``index`` final."""
         old = self.entries[index]
-        done = self._with(index, Entry(self.next_key, old.kind, old.text, old.id, True))
+        done = self._with(index, Entry(self.next_key, old.kind, old.text, old.id, True, old.view))
         if index == 0 and self.head > 0 and self.head >= len(done.entries[0].shown):
             # Everything but the trailing newline is in scrollback already: nothing left to draw.
             return replace(done, entries=done.entries[1:], head=0)
@@ -150,13 +201,24 @@ Span = tuple[int, int, int]  # a row's (line_start, start, end)
 
 def entry_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -> tuple[LogRow, ...]:
     """The wrapped rows of ``entry`` from source offset ``start`` at terminal ``width``."""
+    if entry.view is not None:
+        return _view_rows(entry, start, width, policy)
     if entry.final:
         return _final_rows(entry, start, width, policy)
     return _streaming_rows(entry, start, width, policy)
 
 
+def _view_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -> tuple[LogRow, ...]:
+    assert entry.view is not None
+    spans = view_spans(entry.view, start, _cap(entry.kind, width), policy, entry.final)
+    return tuple([_new_row(LogRow, (entry, *span)) for span in spans])
+
+
 def _cap(kind: str, width: int) -> int:
-    return width - DECORATED_PREFIX_WIDTH if kind != "text" and width > DECORATED_PREFIX_WIDTH else width
+    return width - DECORATED_PREFIX_WIDTH if kind not in _UNDECORATED and width > DECORATED_PREFIX_WIDTH else width
+
+
+_UNDECORATED = ("text", "ansi")  # verbatim kinds: no prefix column
 
 
 def _spans(text: str, line_start: int, position: int, cap: int, policy: WidthPolicy, out: list[Span]) -> list[Span]:

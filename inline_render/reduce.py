@@ -154,12 +154,14 @@ def _finish(state: AppState, item: LogFinish, out: Outputs) -> AppState:
 
 def _clear(state: AppState, item: LogClear, out: Outputs) -> AppState:
     render = replace(state.render, wrapped_total=0, visible_start=0, visible_end=0, inserted_until=0)
-    log = LogState(next_key=state.log.next_key)
+    log = LogState(next_key=state.log.next_key, options=state.log.options)
     return replace(state, log=log, render=render, log_cleared=True, legacy_diff=False)
 
 
 def _preview(state: AppState, item: PermissionPreview, out: Outputs) -> AppState:
-    log = state.log.append("status", preview_header(item.tool, item.summary))
+    log = state.log.append("status", preview_header(item.tool))
+    if item.summary:
+        log = log.append("status", flatten(item.summary))  # the summary on its own detail line
     if item.diff:
         diff = item.diff[:-1] if item.diff.endswith("\n") else item.diff
         log = log.append("diff", diff)
@@ -169,7 +171,15 @@ def _preview(state: AppState, item: PermissionPreview, out: Outputs) -> AppState
 
 
 def _ready(state: AppState, item: PermissionReady, out: Outputs) -> AppState:
+    if item.tool_call_id is not None:
+        if item.tool_call_id in state.ready_ids:
+            return state  # one ready line per tool call: a repeated event is not shown twice
+        ready_ids = (*state.ready_ids[-(_READY_IDS - 1) :], item.tool_call_id)
+        state = replace(state, ready_ids=ready_ids)
     return replace(state, log=state.log.append("status", ready_line(item.tool)))
+
+
+_READY_IDS = 256  # the tool calls remembered (a repeat comes right after the first, not hundreds of calls later)
 
 
 def _legacy(state: AppState, item: LegacyText, out: Outputs) -> AppState:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from .errors import InvalidInput, InvariantViolation
 from .evolve import fast_init
 from .text import WidthPolicy
+from .themes import Theme
 
 __all__ = [
     "Config",
@@ -124,6 +125,13 @@ class Config:
     log_submit: bool = True
     """Enter logs the composer's text as a ``user`` entry at once; False leaves that to the app
     (``InlineApp.on_submit`` refuses or rewrites a line before it is logged)."""
+    markdown: bool = True
+    """Render ``assistant`` and ``reasoning`` text as Markdown (other kinds stay verbatim)."""
+    theme: str | Theme = "default"
+    """A built-in theme by name: ``default`` (the terminal's 16 colours), ``dark`` or ``light``; or your own
+    ``inline_render.themes.Theme`` (a scenario file records its name)."""
+    hyperlinks: bool = False
+    """Markdown links become OSC 8 hyperlinks (only for terminals known to support them)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.viewport_height <= 10_000:
@@ -134,6 +142,8 @@ class Config:
             raise InvalidInput(
                 f"config: field 'min_log_rows' must be between 0 and viewport_height, got {self.min_log_rows}"
             )
+        if isinstance(self.theme, str) and self.theme not in ("default", "dark", "light"):
+            raise InvalidInput(f"config: field 'theme' must be 'default', 'dark' or 'light', got {self.theme!r}")
         if not 1 <= self.max_composer_rows <= 1000:
             raise InvalidInput(
                 f"config: field 'max_composer_rows' must be between 1 and 1000, got {self.max_composer_rows}"
@@ -146,6 +156,8 @@ class Config:
             value = getattr(self, name)
             if value != getattr(_DEFAULT_CONFIG, name):
                 out[name] = value.value if isinstance(value, enum.Enum) else value
+                if isinstance(value, Theme):
+                    out[name] = value.name
         return out
 
     @classmethod

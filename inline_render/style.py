@@ -23,6 +23,9 @@ class Style:
     italic: bool = False
     underline: bool = False
     reverse: bool = False
+    strike: bool = False
+    link: str | None = None
+    """An OSC 8 hyperlink target (set only by the Markdown renderer, for a validated URL)."""
 
 
 DEFAULT = Style()

@@ -9,8 +9,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 
-from .log import LogRow
-from .style import DEFAULT, Row, Segment, Style
+from .log import Entry, LogRow
+from .mdview import draw_line_row
+from .style import DEFAULT, Row, Segment, Style, clip_row
 from .text import WidthPolicy, clip_to_width
 
 __all__ = [
@@ -35,6 +36,7 @@ SPINNER = "\u280b\u2819\u2839\u2838\u283c\u2834\u2826\u2827\u2807\u280f"  # brai
 # kind -> (first-row prefix, prefix style, text style); continuation rows get two spaces.
 _KINDS: dict[str, tuple[str, Style, Style]] = {
     "text": ("", DEFAULT, DEFAULT),
+    "ansi": ("", DEFAULT, DEFAULT),
     "user": ("\u203a ", Style(fg="ansicyan", bold=True), Style(bold=True)),
     "assistant": ("\u25b8 ", Style(fg="ansigreen"), DEFAULT),
     "status": ("  ", DIM, DIM),
@@ -75,6 +77,8 @@ def draw_log_row(row: LogRow, width: int, policy: WidthPolicy) -> Row:
     """The styled cells of one wrapped log row, clipped to ``width``."""
     entry = row.entry
     kind = entry.kind
+    if entry.view is not None:
+        return _draw_view_row(entry, row.line_start, row.start, row.end, width, policy)
     head = entry.text[row.line_start : row.line_start + 5] if kind == "diff" else ""
     return _draw_row(kind, entry.text[row.start : row.end], row.start == 0, head, width, policy)
 
@@ -83,10 +87,40 @@ def draw_log_rows(rows: Iterable[LogRow], width: int, policy: WidthPolicy) -> li
     """``draw_log_row`` of every row (the viewport's tail and insertions draw runs of rows every tick)."""
     out: list[Row] = []
     for entry, line_start, start, end in rows:
+        if entry.view is not None:
+            out.append(_draw_view_row(entry, line_start, start, end, width, policy))
+            continue
         kind, text = entry.kind, entry.text
         head = text[line_start : line_start + 5] if kind == "diff" else ""
         out.append(_draw_row(kind, text[start:end], start == 0, head, width, policy))
     return out
+
+
+def _draw_view_row(entry: Entry, line_start: int, start: int, end: int, width: int, policy: WidthPolicy) -> Row:
+    """A row of a rendered (Markdown) entry: the kind's prefix, then the line's styled cells."""
+    view = entry.view
+    assert view is not None
+    prefix, prefix_style, _ = prefix_for(entry.kind)
+    if width <= len(prefix):
+        prefix = ""
+    elif start != 0:
+        prefix = " " * len(prefix)
+    room = width - len(prefix)
+    body: Row = ()
+    if start < len(view.text) or start != end:
+        line, first, _ = view.line_at(line_start)
+        body = clip_row(draw_line_row(line, start - first, end - first, room, policy), room, policy)
+    segments: list[Segment] = []
+    if prefix.strip():
+        segments.append(Segment(prefix, prefix_style))
+    elif prefix and body:
+        segments.append(Segment(prefix, DEFAULT))
+    segments.extend(body)
+    while segments and not segments[-1].text.rstrip(" "):
+        segments.pop()
+    if segments and segments[-1].text.endswith(" "):
+        segments[-1] = Segment(segments[-1].text.rstrip(" "), segments[-1].style)
+    return tuple(segments)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -116,3 +116,14 @@ def test_bench_quick_json_writes_well_formed_figures(tmp_path: Path) -> None:
 def test_bench_rejects_an_unknown_workload(capsys: object) -> None:
     """An unknown ``--only`` name is a clear error, not a crash."""
     assert bench.main(["--only", "w9"]) == 2
+
+
+def test_w5_markdown_stream_passes_the_emulator_check_and_shows_no_raw_markers() -> None:
+    """A shortened W5 (a Markdown answer in 1-8 character deltas) passes the emulator check every tick, rendered."""
+    events = list(bench.w5_events(300, deltas=600, warm=30))
+    checked = _checked(events)
+    checked.feed([LogFinish(bench.STREAM_ID)])
+    assert checked.state.render.inserted_until > 0
+    shown = "\n".join(checked.terminal.scrollback + checked.terminal.screen_lines())
+    assert "```" not in shown and "**" not in shown and "|---" not in shown
+    assert "def f():" in shown and re.search("name +\u254e value \u254e note", shown)  # code and a table, drawn

@@ -94,7 +94,7 @@ async def session(ui: UI, prompt: str) -> int | None:
 EDIT_STORY = (
     "Fix the greeting",
     "The greeting lives in hello.py: edit it.",
-    "I'll update the greeting in `hello.py`. Let me look at the file first.",
+    "I'll update the greeting in hello.py. Let me look at the file first.",
     "read file_path=hello.py",
     "read: def greet(name):",
     "It currently reads:",
@@ -117,7 +117,7 @@ def test_confirm_answered_yes_applies_the_edit() -> None:
         assert await session(ui, "Fix the greeting") == 0
 
     run(test)
-    ui.once(*EDIT_STORY, "edit: Replaced 1 occurrence(s) in hello.py", "Done: `hello.py` now says Hello.")
+    ui.once(*EDIT_STORY, "edit: Replaced 1 occurrence(s) in hello.py", "Done: hello.py now says Hello.")
     assert not any("denied" in line or "Ignored" in line for line in ui.lines)
     assert ui.lines[-2:] == ["done \u00b7 87% context left", "\u203a"]  # status line, then the empty composer
 
@@ -130,7 +130,7 @@ def test_confirm_answered_no_with_a_reason_skips_the_edit() -> None:
         assert await session(ui, "Fix the greeting") == 0
 
     run(test)
-    ui.once(*EDIT_STORY, "edit failed: Permission denied: not now", "Okay, I left `hello.py` unchanged.")
+    ui.once(*EDIT_STORY, "edit failed: Permission denied: not now", "Okay, I left hello.py unchanged.")
     assert not any("Replaced" in line for line in ui.lines)
 
 

@@ -57,7 +57,7 @@ def test_a_person_drives_the_demo_with_keys(tmux_80x24: Tmux) -> None:
     tmux.wait_text("Reason")
     tmux.type("not today")
     tmux.keys("Enter")
-    tmux.wait_text("left `hello.py` unchanged")
+    tmux.wait_text("left hello.py unchanged")
     tmux.wait_text("Try: 'now pick a file'")
     tmux.type("now pick a file")
     tmux.keys("Enter")

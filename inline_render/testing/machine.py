@@ -163,6 +163,18 @@ class RenderMachine(RuleBasedStateMachine):
         entry_id = data.draw(st.sampled_from(self.streams))
         self.feed([LogDelta(entry_id, text + ("\n" if newline else ""))])
 
+    @rule(text=ist.markdown_texts(5), sizes=st.lists(st.integers(1, 9), min_size=1, max_size=8))
+    def stream_markdown(self, text: str, sizes: list[int]) -> None:
+        """A Markdown answer streamed in deltas of 1-9 characters (sizes repeat), then finished."""
+        entry_id = self._new_id("m")
+        self.feed([LogAppend("assistant", "", entry_id, final=False)])
+        position = index = 0
+        while position < len(text):
+            size = sizes[index % len(sizes)]
+            self.feed([LogDelta(entry_id, text[position : position + size])])
+            position, index = position + size, index + 1
+        self.feed([LogFinish(entry_id)])
+
     @precondition(lambda self: self.streams)
     @rule(data=st.data(), text=ist.texts(10))
     def stream_replace(self, data: st.DataObject, text: str) -> None:

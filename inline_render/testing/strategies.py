@@ -53,6 +53,7 @@ __all__ = [
     "inputs",
     "keys",
     "log_appends",
+    "markdown_texts",
     "resize_storms",
     "resizes",
     "sizes",
@@ -145,7 +146,9 @@ KEYS = (
     "é",
     "f12",
 )
-LOG_KINDS = ("text", "user", "assistant", "status", "tool", "error", "diff", "reasoning", "info", "warn", "success")
+LOG_KINDS = (
+    "text", "user", "assistant", "status", "tool", "error", "diff", "reasoning", "info", "warn", "success", "ansi",
+)  # fmt: skip
 
 _WORDS = st.sampled_from(("the", "quick", "brown", "fox", "lorem", "ipsum", "x", "supercalifragilistic", "a-b_c"))
 
@@ -172,6 +175,27 @@ def hostile_texts(max_parts: int = 8) -> st.SearchStrategy[str]:
 def texts(max_parts: int = 12) -> st.SearchStrategy[str]:
     """Any log text: plain, unicode-heavy or hostile."""
     return st.one_of(unicode_texts(max_parts), hostile_texts(max_parts), st.text(max_size=40))
+
+
+# Markdown fragments that stress the block structure: deep nesting, fences left open, tables far
+# wider than any terminal, markers split across deltas, links with hostile URLs.
+_MD_PIECES = (
+    "# heading\n", "## h2 *em*\n", "para with **strong** and `code` and ~~gone~~\n", "\n", "\n\n",
+    "- item\n", "  - nested\n", "    - deeper\n", "1. one\n", "10) ten\n", "> quote\n", "> > > deep\n",
+    "> - quoted item\n", "```python\n", "```\n", "~~~\n", "    indented code\n", "\tx = 1\n",
+    "| a | b | c |\n", "|---|:-:|--:|\n", "| 1 | 2 | 3 |\n", "| " + " | ".join("wide" * 5 for _ in range(12)) + " |\n",
+    "---\n", "***\n", "Title\n===\n", "[link](https://example.org/a?b=c)", "[bad](javascript:alert(1))",
+    "<https://example.org>", "[esc](https://x.org/\x1b]8;;evil\x1b\\)", "<b>html</b>\n", "*", "**", "`", "[", "](",
+    "\\*", "&#13;&#x1b;[2J&#x202e;&#x85;&#9;&amp;\n",
+    "- - - - - - - -\n", "1. - > ```\n", "中文 **粗体** 文字\n", "emoji 👍🏽 text\n",
+)  # fmt: skip
+
+
+def markdown_texts(max_parts: int = 12) -> st.SearchStrategy[str]:
+    """Markdown: valid constructs, pathological nesting, unclosed fences, huge tables, hostile text."""
+    piece = st.one_of(st.sampled_from(_MD_PIECES), unicode_texts(2), hostile_texts(1))
+    nested = st.integers(1, 40).map(lambda depth: "> " * depth + "- " * depth + "x\n")
+    return st.lists(st.one_of(piece, nested), max_size=max_parts).map("".join)
 
 
 def sizes(
