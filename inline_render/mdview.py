@@ -44,8 +44,9 @@ from __future__ import annotations
 
 import bisect
 import functools
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .highlight import highlight_diff
 from .markdown import CODE_MARK, RULE, Line, Options, Renderer, Wrap, _Ctx, merge, parse
@@ -169,9 +170,22 @@ def _update_lines(view: View, source: str) -> View:
 _DUMMY = "x\n"  # stands for the settled lines of a paragraph the tail continues (module docstring)
 
 
+# A partial last line that is only a block marker may still become something else ("*" can turn into "**",
+# which is no list item; "-" into "-x"), and as a marker it may already have closed the blocks before it:
+# it is not parsed until more of it arrives (it shows a moment later, with its next character).
+_LONE_MARKER = re.compile(r"[ \t]*(?:[*+-]|\d{1,9}[.)]|#{1,6}|[=`~]{1,2}|>)[ \t]*")
+
+
 def _update(view: View, source: str) -> View:
     if view.mode != "markdown":
         return _update_lines(view, source)
+    end = source.rfind("\n") + 1
+    if end < len(source) and end >= view.stable_src and _LONE_MARKER.fullmatch(source, end):
+        return replace(_update_blocks(view, source[:end]), source=source)
+    return _update_blocks(view, source)
+
+
+def _update_blocks(view: View, source: str) -> View:
     base = view.stable_src
     dummy = _DUMMY if view.continues else ""
     lines = _split(dummy + source[base:])

@@ -186,3 +186,15 @@ def test_resize_mid_stream_re_renders_the_open_part(seed: int) -> None:
             app.feed([Resize(rng.choice([30, 45, 60, 80]), 14)])
     app.feed([LogFinish("a")])
     assert app.ghosts == []
+
+
+def test_a_lone_marker_on_the_partial_line_closes_nothing() -> None:
+    """Found by the property test: "- item" then "*" (a new list?) then "**" (no: a lazy continuation). The "*"
+    alone closed the list and committed a separator row that the final rendering does not have."""
+    app = CheckedRenderer(6, 10, config=Config(viewport_height=5), use_pyte=False)
+    app.feed([LogAppend("assistant", "", id="a", final=False)])
+    for char in "- item\n**":
+        app.feed([LogDelta("a", char)])
+    app.feed([LogFinish("a")])
+    app.feed([LogAppend("text", "\n".join("end" for _ in range(6)))])
+    assert app.history[:3] == ["\u25b8 - it", "    em", "    **"]

@@ -97,8 +97,7 @@ EDIT_STORY = (
     "I'll update the greeting in hello.py. Let me look at the file first.",
     "read file_path=hello.py",
     "read: def greet(name):",
-    "It currently reads:",
-    "```python",
+    "It currently reads:",  # Markdown: the fenced code is shown without its fence
     "I will change the greeting to use an f-string.",
     "edit file_path=hello.py",
     "Planned edit diff preview",

@@ -106,7 +106,7 @@ STORY = (
     PROMPT,
     "Run 1: print numbered lines and a code block",
     "#0001 Plan for run 1",
-    "```python",
+    "def status(path: str) -> str:",  # the fenced code, rendered as Markdown (no fence)
     "#0008 Step 6: check item 6 of the plan.",
     "Now I will change notes.txt",
     "edit file_path=notes.txt",
@@ -124,7 +124,7 @@ def test_approved_edit_replays_and_renders_once() -> None:
     replay.once(
         *STORY,
         "edit: Replaced 1 occurrence(s) in notes.txt",  # the tool's JSON string result, read by its summary
-        "#0101 Done: notes.txt now says `status: reviewed`.",
+        "#0101 Done: notes.txt now says status: reviewed.",  # inline code: styled, no backticks
         "#0103 End of the scripted answer.",
     )
     assert not any("Ignored" in line or "Internal error" in line for line in replay.lines)

@@ -82,15 +82,18 @@ def test_uncommitted_rows_are_redrawn_not_kept() -> None:
 def test_rows_a_frame_in_flight_wrote_are_redrawn() -> None:
     """A frame the terminal may have read after the new width clipped what it wrote: committed rows from the
     first row it wrote on are redrawn, not kept (the ones above it were left as the terminal had them)."""
-    config = Config(viewport_height=8, resize_reflow=True)
-    renderer = Renderer.in_memory(60, 16, config=config, cursor_row=0)
-    for index in range(3):
-        renderer.feed([LogAppend("text", f"line {index}")])
-    renderer.feed([LogAppend("text", "line 3 written by the last frame")])
+
+    def filled() -> Renderer:
+        renderer = Renderer.in_memory(60, 16, config=Config(viewport_height=8, resize_reflow=True), cursor_row=0)
+        for index in range(3):
+            renderer.feed([LogAppend("text", f"line {index}")])
+        renderer.feed([LogAppend("text", "line 3 written by the last frame")])
+        return renderer
+
+    settled, renderer = filled(), filled()
     screen = renderer.state.screen
     assert screen.cursor is not None and screen.first_written == 3
     before = renderer.render_state.inserted_until
-    settled = copy.deepcopy(renderer)
     assert settled.step([Resize(30, 16, cursor_row=screen.cursor[0])]).state.kept_rows == 4
     assert settled.render_state.inserted_until == before + 4
     in_flight = Resize(30, 16, cursor_row=screen.cursor[0], frames_in_flight=True)

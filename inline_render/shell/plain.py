@@ -59,7 +59,8 @@ class PlainWriter:
         self.stream = stream
         self.jsonl = jsonl
         self.ascii = ascii
-        self.state: AppState = initial_state(config or Config(), 80, 24)
+        # A transcript for pipes and programs keeps the Markdown source: readable as it is, and exact in JSON Lines.
+        self.state: AppState = initial_state(replace(config or Config(), markdown=False), 80, 24)
         self._partial: list[str] = []  # text of the entry being written, for JSON Lines
         self._dialog: Dialog | None = None
         self._status = ""
