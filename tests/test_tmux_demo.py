@@ -12,7 +12,7 @@ SCRIPT = [
     "I'll update the greeting",
     "Let me look at the file first.",
     "\u2699 read file_path=hello.py",
-    "```python",
+    "I will change the greeting to use an f-string.",  # after the fenced code, rendered (no fence)
     "Planned edit diff preview",
     "+++ hello.py",
     '+    print(f"Hello, {name}!")',
