@@ -52,9 +52,10 @@ def test_initialize_announces_version_and_ui_capabilities() -> None:
         "supports_confirm": True,
         "supports_prompt": True,
         "supports_pick": True,
-    }  # supports_markdown / supports_images: false until the log renders them
-    flipped = Session(SessionConfig(supports_markdown=True)).initialize().send[0]
-    assert isinstance(flipped, Request) and flipped.params["ui_capabilities"]["supports_markdown"] is True
+        "supports_markdown": True,
+    }  # assistant text renders Markdown; supports_images: false (missing)
+    plain = Session(SessionConfig(supports_markdown=False)).initialize().send[0]
+    assert isinstance(plain, Request) and "supports_markdown" not in plain.params["ui_capabilities"]
 
 
 def test_structured_preflight_needs_both_sides() -> None:

@@ -103,9 +103,9 @@ puts the prompt back in the composer), ``-32002`` run not found (a
 
 Capabilities are booleans, missing means false.  The UI announces
 ``supports_confirm``, ``supports_prompt``, ``supports_pick``,
-``supports_permission_preflight_events`` (seed 002) and ``supports_markdown``
-/ ``supports_images`` (false until the log renders them:
-``mapping.MARKDOWN_RENDERS`` is the one flag).  From the runtime it uses
+``supports_permission_preflight_events`` (seed 002), ``supports_markdown``
+(true: assistant text renders Markdown; ``mapping.MARKDOWN_RENDERS`` is the one
+flag) and ``supports_images`` (false).  From the runtime it uses
 ``supports_run_cancel`` (else Esc says the run cannot be cancelled),
 ``supports_mcp_list`` / ``supports_skills_list`` (else ``/mcp`` says "MCP status
 unavailable", ``/skills`` "Skills list unavailable") and

@@ -15,6 +15,7 @@ The slash commands that talk to the runtime are in ``commands``.
 
 from __future__ import annotations
 
+import importlib.metadata
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -69,10 +70,19 @@ __all__ = ["MARKDOWN_RENDERS", "WORKING", "Session", "SessionConfig", "Step"]
 
 log = logging.getLogger(__name__)
 
-# Announced as ``supports_markdown``: flip this one flag once the log renders Markdown.
-MARKDOWN_RENDERS = False
+
+def _version() -> str:
+    """The installed package's version (one source: pyproject.toml)."""
+    try:
+        return importlib.metadata.version("inline_render")
+    except importlib.metadata.PackageNotFoundError:  # running from a checkout that was never installed
+        return "0"
+
+
+# Announced as ``supports_markdown``: assistant and reasoning entries render Markdown (inline_render.markdown).
+MARKDOWN_RENDERS = True
 WORKING = "Working"  # the spinner message while a run is going and the runtime said nothing better
-DEFAULT_CLIENT = m.PeerInfo(name="inline_render", version="0.1.0")
+DEFAULT_CLIENT = m.PeerInfo(name="inline_render", version=_version())
 _DIALOG_METHODS = (m.UI_CONFIRM, m.UI_PROMPT, m.UI_PICK)
 _DISMISSED: dict[str, JsonObject] = {  # the answer of a dialog closed without the user answering
     m.UI_CONFIRM: m.ConfirmResult(ok=False, remember=False, reason=None),
