@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from ..terminal_resize import TerminalFamily
 from .keys import CursorReport
 
-__all__ = ["QUERIES", "TerminalFamily", "TerminalInfo", "parse_replies", "probe_terminal"]
+__all__ = ["QUERIES", "TerminalFamily", "TerminalInfo", "parse_replies", "probe_terminal", "read_reports"]
 
 # XTVERSION, DA2, DECRQM 2026 and 2027, then the cursor report that closes the round.
 QUERIES = b"\x1b[>0q\x1b[>c\x1b[?2026$p\x1b[?2027$p\x1b[6n"
@@ -113,6 +113,25 @@ def parse_replies(data: bytes, env: Mapping[str, str] | None = None) -> tuple[Te
     return info, bytes(rest), closed
 
 
+def read_reports(fd: int, count: int, timeout: float) -> bytes:
+    """Read ``fd`` (raw mode) until ``count`` cursor reports arrived or ``timeout`` seconds passed: all bytes read."""
+    data = bytearray()
+    deadline = time.monotonic() + timeout
+    while len(_CPR.findall(data)) < count:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            break
+        try:
+            ready, _, _ = select.select([fd], [], [], remaining)
+            chunk = os.read(fd, 4096) if ready else b""
+        except (OSError, ValueError):
+            break
+        if not chunk:
+            break
+        data += chunk
+    return bytes(data)
+
+
 def probe_terminal(
     fd: int,
     write: Callable[[bytes], None],
@@ -121,26 +140,5 @@ def probe_terminal(
 ) -> tuple[TerminalInfo, bytes]:
     """Ask, then read ``fd`` (raw mode) until the closing cursor report or ``timeout``: the answers and the rest."""
     write(QUERIES)
-    data = bytearray()
-    deadline = time.monotonic() + timeout
-    while True:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            break
-        try:
-            ready, _, _ = select.select([fd], [], [], remaining)
-        except (OSError, ValueError):
-            break
-        if not ready:
-            break
-        try:
-            chunk = os.read(fd, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        data += chunk
-        if _CPR.search(data) is not None:
-            break
-    info, rest, _ = parse_replies(bytes(data), env)
+    info, rest, _ = parse_replies(read_reports(fd, 1, timeout), env)
     return info, rest

@@ -28,8 +28,6 @@ import contextlib
 import logging
 import math
 import os
-import re
-import select
 import signal
 import sys
 import time
@@ -52,14 +50,12 @@ from .closing import ENTER_MODES, LEAVE_MODES, closing_plan
 from .cursor import CursorQueries
 from .keys import CursorReport, map_key_presses
 from .plain import AnswerTracker, PlainWriter
-from .probe import TerminalInfo, probe_terminal
+from .probe import TerminalInfo, probe_terminal, read_reports
 from .schedule import DEFAULT_MAX_RATE, TickScheduler
 from .session import CTRL_C_HINT, SessionFeatures
 from .terminal_io import OutputMode, color_depth_for, resolve_mode, stream_is_tty, terminal_size
 
 __all__ = ["CTRL_C_HINT", "AppOptions", "InlineApp", "Main", "config_for", "run"]
-
-_REPORT = re.compile(rb"\x1b\[\d+;\d+R")
 
 Main = Callable[["InlineApp"], Awaitable[Any]]
 # Signals that end the app, with the exit status a shell reports for them; a platform without one
@@ -476,22 +472,7 @@ class InlineApp(AppApi, SessionFeatures):
             fd = self._input.fileno()
         except Exception:
             return
-        deadline = time.monotonic() + self.options.cpr_timeout
-        data = b""
-        while len(_REPORT.findall(data)) < owed:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return
-            try:
-                ready, _, _ = select.select([fd], [], [], remaining)
-                if not ready:
-                    return
-                chunk = os.read(fd, 4096)
-            except (OSError, ValueError):
-                return
-            if not chunk:
-                return
-            data += chunk
+        read_reports(fd, owed, self.options.cpr_timeout)  # read and dropped: nobody waits for them any more
 
     def _write_raw(self, data: bytes) -> None:
         if self._ui is None:
