@@ -122,12 +122,12 @@ _FIXED: dict[type[Op], str] = {
 
 @functools.lru_cache(maxsize=4096)
 def _move_code(rows: int, col: int | None) -> str:
-    # CR or CHA for the column (CR also ends a pending wrap), then CUU/CUD, which never scroll.
-    code = "" if col is None else ("\r" if col == 0 else f"\x1b[{col + 1}G")
-    if rows:
-        count = abs(rows)
-        code += f"\x1b[{count if count > 1 else ''}{'A' if rows < 0 else 'B'}"
-    return code
+    column = "" if col is None else ("\r" if col == 0 else f"\x1b[{col + 1}G")
+    if rows > 0:
+        # Down: line feeds, then the column (onlcr may have returned to column 0).  See ops.MoveBy.
+        return "\n" * rows + column
+    # Up: CR or CHA for the column (CR also ends a pending wrap), then CUU, which never scrolls.
+    return column + (f"\x1b[{-rows if rows < -1 else ''}A" if rows else "")
 
 
 _LINK_URL = re.compile(r"[\x21-\x5b\x5d-\x7e]{1,2048}")  # printable ASCII but backslash: no ESC, no ST, no space

@@ -67,9 +67,14 @@ class ShowCursor:
 @fast_init
 @dataclass(frozen=True, slots=True)
 class MoveBy:
-    """Cursor ``rows`` down (up when negative; ``CUD``/``CUU``, which never scroll), then to column ``col``.
+    """Cursor ``rows`` up (``CUU``, which never scrolls) or down (line feeds), and to column ``col``.
 
-    ``col`` 0 is a carriage return, others ``CHA``; ``col`` None keeps the column.
+    Down is line feeds, not ``CUD``: when the terminal has fewer rows below the cursor than the plan
+    believes (a shrink applied while the frame was in flight; tmux deletes the rows below the cursor),
+    ``CUD`` stops at the bottom and the cursor ends closer to the viewport's top than planned, so the
+    next re-anchor would count up into committed rows; a line feed at the bottom scrolls instead and
+    keeps the distance.  Line feeds may return to column 0 (onlcr), so a move down always has a
+    ``col``.  ``col`` 0 is a carriage return, others ``CHA``; ``col`` None keeps the column.
     """
 
     rows: int

@@ -118,7 +118,7 @@ def test_machine_catches_a_renderer_that_inserts_rows_twice(monkeypatch: pytest.
 )
 def test_text_strategy_reaches_the_hard_cases(strategy: st.SearchStrategy[str], wanted: Any) -> None:
     """Text strategies produce OSC 52, CSI 2J, DCS, C1, CR+tab, bare ESC, ZWJ+VS16, flags+CJK and combining marks."""
-    assert wanted(find(strategy, wanted, settings=settings(database=None, max_examples=5000)))
+    assert wanted(find(strategy, wanted, settings=settings(database=None, max_examples=5000, derandomize=True)))
 
 
 def test_resize_storms_reach_tiny_terminals() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import re
 from dataclasses import replace
 
@@ -118,7 +119,9 @@ def test_insert_plan_hides_cursor_first_and_never_shows_it() -> None:
     first_feed = next(i for i, op in enumerate(ops) if isinstance(op, LineFeed))
     assert any(isinstance(op, HideCursor) for op in ops[:first_feed])
     assert not any(isinstance(op, ShowCursor) for op in ops)
-    assert sum(isinstance(op, LineFeed) for op in ops) == projection.rows_planned == 4
+    # Line feeds also move the cursor down (ops.MoveBy); an inserting one is followed by its Inserted marker.
+    inserting = sum(isinstance(op, LineFeed) and isinstance(after, Inserted) for op, after in itertools.pairwise(ops))
+    assert inserting == projection.rows_planned == 4
     assert sum(op.rows for op in ops if isinstance(op, Inserted)) == 4
 
 
