@@ -179,11 +179,11 @@ class _Planner:
             # Down by line feeds (see ops.MoveBy for why not CUD), one operation each so that a write cut
             # part-way tells exactly how far the cursor went.  They return to column 0 where the pty has
             # onlcr and keep the column where it has not: the column is always set after them.
-            col_op = col if col is not None else max(0, min(current_col, self.columns - 1))
+            column = col if col is not None else max(0, min(current_col, self.columns - 1))
             self.change()
             self.ops.extend([_LINE_FEED] * (row - current_row))
-            self.ops.append(MoveBy(0, col_op))
-            self.cursor = (row, col_op)
+            self.ops.append(MoveBy(0, column))
+            self.cursor = (row, column)
             return
         if col is None or col == current_col:
             if row == current_row:
