@@ -103,7 +103,7 @@ class Demo:
                     if prompt.startswith("/"):
                         await self._wait_command()
                         continue
-                    await self._wait_run_started()
+                    await self._wait_run_started(before)
                     await client.wait_idle()
                     run = client.session.last_run
                     failed |= run == before or client.session.run_status(run or "") != "completed"
@@ -251,13 +251,17 @@ class Demo:
             quiet = state is not None and state.dialog is None and not state.queued and not app.scheduler.pending
             calm = calm + 1 if quiet and not client.session.pending_requests() else 0
 
-    async def _wait_run_started(self, timeout: float = 10.0) -> None:
-        """Until the typed prompt reached the runtime as a run (or the runtime is gone)."""
+    async def _wait_run_started(self, before: str | None = None, timeout: float = 10.0) -> None:
+        """Until the typed prompt reached the runtime as a run (or the runtime is gone).
+
+        ``before``: the last run before the prompt; a new one that already ended (a fast run, or one cancelled
+        because it needed an approval) has started too."""
         client = self.client
         assert client is not None
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while not client.session.busy and not client.session.exited and loop.time() < deadline:
+        session = client.session
+        while not session.busy and session.last_run == before and not session.exited and loop.time() < deadline:
             await asyncio.sleep(0.01)
 
 
