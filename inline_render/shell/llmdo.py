@@ -254,8 +254,8 @@ class LlmDoWriter:
                 self.stream.write(encode_json(event) + "\n")
                 continue
             text = event.to_text(self.verbosity, self.limits)
-            if text is not None:
-                self.stream.write(ascii_text(text) + "\n")
+            if text is not None:  # trailing blanks of indented empty lines are dropped, as in plain mode
+                self.stream.write("\n".join(line.rstrip(" ") for line in ascii_text(text).split("\n")) + "\n")
         self.stream.flush()
 
     def finish(self) -> None:
