@@ -111,7 +111,7 @@ def test_verbosity_levels() -> None:
     for text in (quiet, normal, verbose):
         assert "[worker] Starting...\n  Prompt: Fix it" in text
         assert '[worker] Tool call: edit\n  Args: {"path": "a.py"}' in text
-        assert "[worker] Response:\n  Looking.\n  \n  Still looking." in text
+        assert "[worker] Response:\n  Looking.\n\n  Still looking." in text
     assert "Generating response..." not in quiet and "[OK] Complete" not in quiet
     assert "[worker] Generating response..." in normal and "[worker] [OK] Complete" in normal
     assert "\nLooking.\n" not in normal and "\nLooking.\n" in verbose  # a delta, unindented
