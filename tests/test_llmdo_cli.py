@@ -116,3 +116,14 @@ def test_scripted_plain_play_no_longer_presses_yes(tmp_path: Path) -> None:
     assert "-> yes" not in out and ANSWER not in out
     assert "pass --approve-all or --strict" in out
     assert all(answer["ok"] is False for answer in answers)
+
+
+def test_a_runtime_that_cannot_start_is_an_error_event() -> None:
+    """--json with a runtime that does not exist: a runtime_error event on stderr, output null, exit 1."""
+    command = [sys.executable, "-m", "inline_render", "demo", "--json", "--runtime", "/nonexistent/runtime"]
+    done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
+    assert done.returncode == 1
+    records = [json.loads(line) for line in done.stderr.decode().splitlines()]
+    assert [check_record(record) for record in records] == ["error"]
+    assert records[0]["error_type"] == "runtime_error"
+    assert json.loads(done.stdout) == {"worker": "worker", "output": None}
