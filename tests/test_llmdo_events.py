@@ -1,13 +1,16 @@
-"""Seed 000's events: their JSON shapes, their ASCII text per verbosity, the truncation constants, the translation."""
+"""Seed 000's events: JSON shapes, ASCII text per verbosity, truncation constants, translation, approvals."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
+import sys
 
 from llmdo_shapes import SEED_SHAPES, check_record
 from protocol_support import connected, event, running, status, wire
 
+from inline_render.demo import Demo
 from inline_render.inputs import ConfirmRequest
 from inline_render.protocol.events import FinalEvent, TextEvent, ToolCallEvent, ToolResultEvent
 from inline_render.protocol.facts import RunEnded, RunStarted
@@ -30,6 +33,7 @@ from inline_render.shell.llmdo_events import (
 )
 from inline_render.shell.llmdo_events import ToolCallEvent as LlmToolCall
 from inline_render.shell.llmdo_events import ToolResultEvent as LlmToolResult
+from inline_render.testing.pilot import run_app
 
 W = "worker"
 ONE_OF_EACH = [
@@ -201,3 +205,17 @@ def test_the_session_reports_its_normalized_events() -> None:
     assert first.events == (TextEvent("Hi"),) and again.events == ()
     assert done.events == (RunEnded("r1", "completed"),)
     assert connected().start_run("Fix it").events == (RunStarted("Fix it"),)
+
+
+def test_approve_all_answers_the_confirm_in_the_interactive_viewport_too() -> None:
+    """Inline (a pilot, nobody pressing a key): with --approve-all the confirm is approved and the run completes."""
+    runtime = [sys.executable, "-m", "inline_render.fake_runtime", "--delay", "0", "--speed", "0"]
+    demo = Demo(runtime, ["Fix it"], unattended=False, first_auto=True, policy=ApprovalPolicy.APPROVE_ALL)
+
+    async def scenario() -> str:
+        async with run_app(demo.main, columns=100, rows=30) as pilot:
+            await pilot.wait_for("now says Hello", timeout=30)
+            return pilot.snapshot()
+
+    snapshot = asyncio.run(scenario())
+    assert snapshot.count("Done: hello.py now says Hello.") == 1  # Markdown: the code span has no backticks
