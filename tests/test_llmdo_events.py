@@ -7,6 +7,7 @@ import io
 import json
 import sys
 
+from hostile_corpus import STRINGS
 from llmdo_shapes import SEED_SHAPES, check_record
 from protocol_support import connected, event, running, status, wire
 
@@ -219,3 +220,31 @@ def test_approve_all_answers_the_confirm_in_the_interactive_viewport_too() -> No
 
     snapshot = asyncio.run(scenario())
     assert snapshot.count("Done: hello.py now says Hello.") == 1  # Markdown: the code span has no backticks
+
+
+def test_hostile_text_in_every_field_is_inert_in_both_formats() -> None:
+    """The hostile corpus in every text field of a run: --headless stays printable ASCII, --json exact and ASCII."""
+    for text in STRINGS:
+        facts = [
+            RunStarted(text),
+            TextEvent(text),
+            ToolCallEvent(text, text, {text: text}),
+            ToolResultEvent(text, text, text, True),
+            FinalEvent(text + "!"),
+            RunEnded(text, "error", text),
+        ]
+        for verbosity in (0, 2):
+            err = io.StringIO()
+            writer = LlmDoWriter(EventFormat.TEXT, err, io.StringIO(), verbosity=verbosity)
+            writer.facts(facts)
+            writer.write([writer.translator.approval(ConfirmRequest("1", text, text), ApprovalOutcome.DENIED)])
+            assert all(ch == "\n" or " " <= ch <= "~" for ch in err.getvalue()), repr(text)
+        err = io.StringIO()
+        writer = LlmDoWriter(EventFormat.JSON, err, io.StringIO())
+        writer.facts(facts)
+        lines = err.getvalue().splitlines()
+        assert all(line.isascii() and line.isprintable() for line in lines), repr(text)
+        records = [json.loads(line) for line in lines]
+        assert records[0]["user_input"] == text
+        call = next(r for r in records if r["type"] == "tool_call")
+        assert call["tool_name"] == text and call["args"] == {text: text}
