@@ -11,9 +11,16 @@ Esc), ``retry`` (retries and compaction, quietly), or the commands ``/help``,
 
 ``--script`` (automatic when stdin is not a terminal, and in plain or JSON
 Lines output, which read no keys) plays the whole session unattended (each
-``--prompt`` in turn, slash commands included), answering every dialog itself,
-and exits 0 once the last run has ended and the runtime has been shut down;
-1 if a run did not start or did not complete.
+``--prompt`` in turn, slash commands included), answering prompts and picks
+with their defaults, and exits 0 once the last run has ended and the runtime
+has been shut down; 1 if a run did not start or did not complete.  Approvals
+(confirm dialogs) are never answered silently: ``--approve-all`` approves and
+``--strict`` denies every one; without either, an unattended run that needs an
+approval is cancelled with an error and the demo exits 1.
+
+``--headless`` and ``--json`` are llm-do's non-interactive modes (seed 000):
+its events on stderr (strict ASCII text at verbosity ``-v``/``-vv``, or JSON
+Lines), the final answer on stdout (as text, or as a JSON object).
 """
 
 from __future__ import annotations
@@ -24,12 +31,15 @@ import math
 import os
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
+from typing import Any
 
 from .cli import PROG, help_text
 from .inputs import ConfirmRequest, Input, LogAppend, LogClear, PickRequest, PromptRequest, Status
 from .outputs import Interrupt, Quit, Submit
 from .protocol.client import ClientConfig, RuntimeClient
+from .shell.llmdo import ApprovalPolicy, EventFormat, LlmDoWriter
+from .shell.llmdo_events import ErrorEvent
 from .shell.runner import AppOptions, InlineApp
 from .shell.schedule import DEFAULT_MAX_RATE
 from .shell.terminal_io import OutputMode, resolve_mode, stream_is_tty
@@ -51,11 +61,23 @@ _ANSWER_DELAY = 0.6  # seconds an unattended dialog stays on screen before it is
 class Demo:
     """The demo's main coroutine: a runtime client wired to an ``InlineApp``."""
 
-    def __init__(self, command: Sequence[str], prompts: Sequence[str], *, unattended: bool, first_auto: bool) -> None:
+    def __init__(
+        self,
+        command: Sequence[str],
+        prompts: Sequence[str],
+        *,
+        unattended: bool,
+        first_auto: bool,
+        policy: ApprovalPolicy = ApprovalPolicy.ASK,
+        events: LlmDoWriter | None = None,
+    ) -> None:
         self.command = list(command)
         self.prompts = list(prompts)
         self.unattended = unattended
         self.first_auto = first_auto
+        self.policy = policy
+        self.events = events  # llm-do modes: the seed 000 event writer
+        self.approval_failed = False  # an approval was needed and nobody could give it
         self.app: InlineApp | None = None
         self.client: RuntimeClient | None = None
         self._tasks: set[asyncio.Future[None]] = set()
@@ -63,7 +85,8 @@ class Demo:
     async def main(self, app: InlineApp) -> int:
         """Start the runtime, play or serve the prompts, shut the runtime down; the exit code."""
         self.app = app
-        client = RuntimeClient(self.command, on_inputs=self._on_inputs, config=ClientConfig())
+        on_events = self.events.facts if self.events is not None else None
+        client = RuntimeClient(self.command, on_inputs=self._on_inputs, config=ClientConfig(), on_events=on_events)
         self.client = client
         app.send(Status("demo \u00b7 /help for commands"))
         consumer = asyncio.ensure_future(self._consume())
@@ -73,14 +96,14 @@ class Demo:
             initialized = await client.start()  # None: it could not start or never answered initialize
             if self.unattended:
                 for prompt in self.prompts:
-                    if client.session.exited or initialized is None:
+                    if client.session.exited or initialized is None or self.approval_failed:
                         break
                     before = client.session.last_run
                     await self._type(prompt)
                     if prompt.startswith("/"):
                         await self._wait_command()
                         continue
-                    await self._wait_run_started()
+                    await self._wait_run_started(before)
                     await client.wait_idle()
                     run = client.session.last_run
                     failed |= run == before or client.session.run_status(run or "") != "completed"
@@ -95,21 +118,52 @@ class Demo:
             consumer.cancel()
             crashed = client.session.exited  # it exited (or never started) before we asked it to
             code = await client.close()  # None: it could not be started at all
-        return 1 if (crashed and code != 0) or initialized is None or failed else 0
+            if initialized is None and self.events is not None:
+                error = "The runtime could not be started or did not answer initialize."
+                self.events.write([ErrorEvent(self.events.translator.worker, error, "runtime_error")])
+        return 1 if (crashed and code != 0) or initialized is None or failed or self.approval_failed else 0
 
     # --- runtime -> app -----------------------------------------------------------------------
 
     def _on_inputs(self, inputs: list[Input]) -> None:
         assert self.app is not None
         self.app.send(*inputs)
-        if self.unattended:
-            for item in inputs:
-                if isinstance(item, (ConfirmRequest, PromptRequest, PickRequest)):
-                    task = asyncio.ensure_future(self._answer(item))
-                    self._tasks.add(task)  # keep a reference until it is done
-                    task.add_done_callback(self._tasks.discard)
+        for item in inputs:
+            if isinstance(item, ConfirmRequest):
+                self._approval(item)
+            elif self.unattended and isinstance(item, (PromptRequest, PickRequest)):
+                self._later(self._answer(item, ("enter",)))  # the default value / the first option
 
-    async def _answer(self, request: ConfirmRequest | PromptRequest | PickRequest) -> None:
+    def _later(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)  # keep a reference until it is done
+        task.add_done_callback(self._tasks.discard)
+
+    def _approval(self, request: ConfirmRequest) -> None:
+        """A confirm is an approval: answered by the policy's flag, by the user, or it fails the run."""
+        policy = self.policy
+        if policy is ApprovalPolicy.ASK and not self.unattended:
+            return  # the user answers
+        if self.events is not None:
+            self.events.write([self.events.translator.approval(request, policy.outcome)])
+        if policy is ApprovalPolicy.APPROVE_ALL:
+            self._later(self._answer(request, ("y",)))
+        elif policy is ApprovalPolicy.STRICT:
+            # A dialog that asks why the user denies gets no reason (Enter sends the empty one).
+            self._later(self._answer(request, ("n", "enter") if request.allow_reason else ("n",)))
+        else:
+            self.approval_failed = True
+            message = (
+                f"Approval needed ({request.title}) but nobody can answer in a non-interactive run: "
+                "pass --approve-all or --strict. The run is cancelled."
+            )
+            assert self.app is not None and self.client is not None
+            self.app.send(LogAppend("error", message))
+            if self.events is not None:
+                self.events.write([ErrorEvent(self.events.translator.worker, message, "approval_required")])
+            asyncio.get_running_loop().call_soon(self.client.cancel)  # after this batch of inputs is handled
+
+    async def _answer(self, request: ConfirmRequest | PromptRequest | PickRequest, keys: tuple[str, ...]) -> None:
         """Answer a dialog the way a person would: with its keys, once it has been on screen a moment."""
         app = self.app
         assert app is not None
@@ -126,7 +180,7 @@ class Demo:
                 return  # closed without us (run cancelled)
             if app.scheduler.pending:
                 continue  # something is about to change the screen; look again
-            app.press("y" if isinstance(request, ConfirmRequest) else "enter")
+            app.press(*keys)
             return
 
     # --- app -> runtime -----------------------------------------------------------------------
@@ -197,13 +251,17 @@ class Demo:
             quiet = state is not None and state.dialog is None and not state.queued and not app.scheduler.pending
             calm = calm + 1 if quiet and not client.session.pending_requests() else 0
 
-    async def _wait_run_started(self, timeout: float = 10.0) -> None:
-        """Until the typed prompt reached the runtime as a run (or the runtime is gone)."""
+    async def _wait_run_started(self, before: str | None = None, timeout: float = 10.0) -> None:
+        """Until the typed prompt reached the runtime as a run (or the runtime is gone).
+
+        ``before``: the last run before the prompt; a new one that already ended (a fast run, or one cancelled
+        because it needed an approval) has started too."""
         client = self.client
         assert client is not None
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while not client.session.busy and not client.session.exited and loop.time() < deadline:
+        session = client.session
+        while not session.busy and session.last_run == before and not session.exited and loop.time() < deadline:
             await asyncio.sleep(0.01)
 
 
@@ -233,6 +291,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--ascii", action="store_true", help="plain mode: strict ASCII")
     parser.add_argument("--result-stdout", action="store_true", help="final answer to stdout, the UI to stderr")
     parser.add_argument("--max-rate", type=_rate, default=DEFAULT_MAX_RATE, help="most ticks per second")
+    # llm-do's non-interactive contract (seed 000): events to stderr, the result to stdout.
+    llmdo = parser.add_mutually_exclusive_group()
+    llmdo.add_argument("--headless", action="store_true", help="llm-do events as ASCII text on stderr")
+    llmdo.add_argument("--json", action="store_true", help="llm-do events as JSON Lines on stderr, result as JSON")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="--headless: -v progress, -vv deltas")
+    approvals = parser.add_mutually_exclusive_group()
+    approvals.add_argument("--approve-all", action="store_true", help="approve every approval request")
+    approvals.add_argument("--strict", action="store_true", help="deny every approval request")
     return parser
 
 
@@ -240,6 +306,14 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of ``python -m inline_render demo``."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    events = None
+    if args.headless or args.json:
+        fmt = EventFormat.JSON if args.json else EventFormat.TEXT
+        events = LlmDoWriter(fmt, sys.stderr, sys.stdout, verbosity=min(args.verbose, 2))
+        args.mode, args.result_stdout = OutputMode.PLAIN.value, False  # the core runs; the writer speaks
+    policy = (
+        ApprovalPolicy.APPROVE_ALL if args.approve_all else ApprovalPolicy.STRICT if args.strict else ApprovalPolicy.ASK
+    )
     ui = sys.stderr if args.result_stdout else sys.stdout
     inline = resolve_mode(OutputMode(args.mode), ui, os.environ) is OutputMode.INLINE
     # Plain and JSON Lines output read no keys: nobody could answer a dialog or type the next prompt.
@@ -263,7 +337,11 @@ def main(argv: list[str] | None = None) -> int:
         result_stdout=args.result_stdout,
         record=args.record,
         line_input=False,  # the demo types its own prompts when unattended; stdin is not a script
+        transcript=events is None,
     )
-    demo = Demo(command, prompts, unattended=unattended, first_auto=bool(prompts))
+    demo = Demo(command, prompts, unattended=unattended, first_auto=bool(prompts), policy=policy, events=events)
     app = InlineApp(options)
-    return asyncio.run(app.run(demo.main))
+    code = asyncio.run(app.run(demo.main))
+    if events is not None:
+        events.finish()
+    return code

@@ -242,7 +242,7 @@ def test_version_flag_prints_the_installed_version() -> None:
     assert re.fullmatch(r"\d+\.\d+\.\d+.*", inline_render.__version__)
 
 
-@pytest.mark.parametrize("command", [["demo", "--script"], ["example"], ["replay", "scenarios"]])
+@pytest.mark.parametrize("command", [["demo", "--script", "--approve-all"], ["example"], ["replay", "scenarios"]])
 def test_closed_pipe_exits_quietly(command: list[str]) -> None:
     """``... | head -1``: exit 141 as ``yes | head`` would (0 if all fit in the pipe first), never a traceback."""
     shell = f"{sys.executable} -m inline_render {' '.join(command)} | head -1; echo rc=${{PIPESTATUS[0]}}"

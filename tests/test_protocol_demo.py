@@ -28,7 +28,18 @@ def demo(tmp_path: Path, *flags: str, prompts: tuple[str, ...] = PROMPTS) -> tup
     """Run the unattended demo against the fake runtime; its output and every message the runtime received."""
     log = tmp_path / "received.ndjson"
     runtime = f"{sys.executable} -m inline_render.fake_runtime --delay 0 --speed 0 --log {log} {' '.join(flags)}"
-    command = [sys.executable, "-m", "inline_render", "demo", "--script", "--mode", "plain", "--runtime", runtime]
+    command = [
+        sys.executable,
+        "-m",
+        "inline_render",
+        "demo",
+        "--script",
+        "--approve-all",
+        "--mode",
+        "plain",
+        "--runtime",
+        runtime,
+    ]
     for prompt in prompts:
         command += ["--prompt", prompt]
     done = subprocess.run(command, capture_output=True, text=True, timeout=90)
@@ -94,7 +105,18 @@ def test_the_real_runtime_s_recorded_bytes_through_the_demo() -> None:
     recording = here / "protocol_recordings" / "codelia-observed.ndjson"
     runtime = f"{sys.executable} {here / 'replay_runtime.py'} {recording}"
     prompt = "Show me numbered lines and a code block, then mark notes.txt as reviewed."
-    command = [sys.executable, "-m", "inline_render", "demo", "--script", "--mode", "plain", "--runtime", runtime]
+    command = [
+        sys.executable,
+        "-m",
+        "inline_render",
+        "demo",
+        "--script",
+        "--approve-all",
+        "--mode",
+        "plain",
+        "--runtime",
+        runtime,
+    ]
     done = subprocess.run([*command, "--prompt", prompt], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "replay_runtime" not in done.stdout, done.stdout  # no mismatch reported

@@ -87,7 +87,7 @@ def test_answer_tracker_keeps_the_last_finished_assistant_text() -> None:
 
 def test_demo_through_a_pipe_is_a_plain_transcript() -> None:
     """stdout not a TTY: the whole demo unattended, no escape byte, every step of the script, exit 0."""
-    result = _demo()
+    result = _demo("--approve-all")
     assert result.returncode == 0, result.stderr.decode()
     text = result.stdout.decode()
     assert "\x1b" not in text
@@ -116,7 +116,7 @@ def test_demo_jsonl_and_result_stdout() -> None:
 
 def test_demo_with_an_external_runtime_and_no_prompt_runs_hello() -> None:
     """Unattended with --runtime and no --prompt: one run with the prompt 'hello', then exit 0."""
-    result = _demo("--runtime", FAST_RUNTIME, env={"NO_COLOR": "1"})
+    result = _demo("--approve-all", "--runtime", FAST_RUNTIME, env={"NO_COLOR": "1"})
     assert result.returncode == 0, result.stderr.decode()
     text = result.stdout.decode()
     assert "\u203a hello" in text and "now says Hello" in text

@@ -38,7 +38,7 @@ def tmux_80x24() -> Iterator[Tmux]:
 def test_unattended_demo_plays_through_and_leaves_a_clean_transcript(tmux_80x24: Tmux) -> None:
     """--script: the whole session once and in order in history + screen, then the prompt with a visible cursor."""
     tmux = tmux_80x24
-    tmux.demo("--script")
+    tmux.demo("--script", "--approve-all")
     tmux.wait_text("? Run tool?")
     x, y, visible = tmux.cursor()
     assert visible and tmux.screen()[y].startswith("\u203a"), (x, y, tmux.screen())  # resting at the composer

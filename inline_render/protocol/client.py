@@ -33,14 +33,16 @@ from ..inputs import Input, LogAppend
 from ..outputs import Output
 from .catalog import UiContext
 from .codec import DEFAULT_MAX_LINE_BYTES, Decoder, LineSplitter, encode
+from .facts import SessionEvent
 from .mapping import Session, SessionConfig, Step
 from .messages import Decoded, ErrorResponse, Message, Request, RequestId, Response
 from .methods import InitializeResult
 from .stdin_writer import StdinWriter
 
-__all__ = ["ClientConfig", "InputSink", "RuntimeClient", "workspace_context"]
+__all__ = ["ClientConfig", "EventSink", "InputSink", "RuntimeClient", "workspace_context"]
 
 InputSink = Callable[[list[Input]], Iterable[Output] | None]
+EventSink = Callable[[list[SessionEvent]], None]
 _READ_SIZE = 64 * 1024
 
 
@@ -60,11 +62,18 @@ class ClientConfig:
 class RuntimeClient:
     """One runtime child process speaking the protocol on stdin/stdout."""
 
-    def __init__(self, command: Sequence[str], on_inputs: InputSink, config: ClientConfig | None = None) -> None:
+    def __init__(
+        self,
+        command: Sequence[str],
+        on_inputs: InputSink,
+        config: ClientConfig | None = None,
+        on_events: EventSink | None = None,
+    ) -> None:
         self.command = list(command)
         self.config = config or ClientConfig()
         self.session = Session(self.config.session)
         self._on_inputs = on_inputs
+        self._on_events = on_events  # the session's normalized events (``facts``), before their inputs
         self._proc: asyncio.subprocess.Process | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._timers: dict[RequestId, asyncio.TimerHandle] = {}
@@ -192,6 +201,8 @@ class RuntimeClient:
             current = steps.popleft()
             for message in current.send:
                 self._write(message)
+            if current.events and self._on_events is not None:
+                self._on_events(list(current.events))
             if current.inputs:
                 for output in self._on_inputs(list(current.inputs)) or ():
                     steps.append(self.session.handle_output(output))

@@ -46,6 +46,7 @@ from .events import (
     StepStartEvent,
     UnknownEvent,
 )
+from .facts import RunEnded, RunStarted, SessionEvent
 from .jsonobj import JsonObject
 from .legacy import LegacyPreflight
 from .messages import (
@@ -125,10 +126,14 @@ class SessionConfig:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """The outcome of one session call: ``inputs`` for the core, ``send`` for the runtime."""
+    """The outcome of one session call: ``inputs`` for the core, ``send`` for the runtime.
+
+    ``events``: what happened, as normalized events (``facts``), for observers such as the llm-do modes.
+    """
 
     inputs: tuple[Input, ...] = ()
     send: tuple[Message, ...] = ()
+    events: tuple[SessionEvent, ...] = ()
 
 
 @dataclass(slots=True)
@@ -167,9 +172,10 @@ class _Pending:
 class _Out:
     inputs: list[Input] = field(default_factory=list)
     send: list[Message] = field(default_factory=list)
+    events: list[SessionEvent] = field(default_factory=list)
 
     def step(self) -> Step:
-        return Step(tuple(self.inputs), tuple(self.send))
+        return Step(tuple(self.inputs), tuple(self.send), tuple(self.events))
 
 
 class Session:
@@ -274,6 +280,7 @@ class Session:
             context = self._context.to_json() if self._context is not None else None
             params = m.RunStartParams(m.TextInput("text", prompt), self.session_id, context or None, meta)
             self._starting = self.request(m.RUN_START, params, out, text=prompt)
+            out.events.append(RunStarted(prompt))
             self._set_working(WORKING, out)
         return out.step()
 
@@ -600,6 +607,7 @@ class Session:
                 self._line(out, "status", f"Some events of run {excerpt(run.id)} were lost (seq {missing}).")
         run.last_seq = params.seq
         event = params.event
+        out.events.append(event)
         if isinstance(event, UnknownEvent):
             log.debug("ignored agent event of unknown type %r", event.type)  # a newer runtime's: quiet
         elif isinstance(event, (StepStartEvent, StepCompleteEvent, LlmRetryEvent)):
@@ -736,6 +744,7 @@ class Session:
 
     def _end_run(self, run: _Run, status: str, out: _Out, line: tuple[str, str] | None) -> None:
         run.status = status
+        out.events.append(RunEnded(run.id, status, line[1] if line is not None else ""))
         out.inputs += self._log.finish_stream(run.id)
         self._dismiss_dialogs(run, out)
         self._set_working("", out)

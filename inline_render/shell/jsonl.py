@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 from ..inputs import Input, Key, Status
 from ..outputs import Output
 
-__all__ = ["carry", "carry_input", "encode_record", "uncarry", "uncarry_output"]
+__all__ = ["ascii_json", "carry", "carry_input", "encode_record", "uncarry", "uncarry_output"]
 
 _PLANE = 0x100000  # stand-in for BMP character c: chr(_PLANE + ord(c))
 _MARK = "\U0010fffd"  # before a real plane-16 character (U+FFFD is never carried, so this is no stand-in)
@@ -100,6 +100,11 @@ def uncarry_output(output: Output) -> Output:
 
 def encode_record(data: dict[str, Any]) -> str:
     """One JSON Lines record (no newline): carried text restored, then printable ASCII only."""
-    text = json.dumps(_map_strings(data, uncarry), ensure_ascii=True)
+    return ascii_json(_map_strings(data, uncarry))
+
+
+def ascii_json(data: Any) -> str:
+    """``data`` as one line of JSON in printable ASCII (text that was never carried: written as it is)."""
+    text = json.dumps(data, ensure_ascii=True)
     # ensure_ascii escapes everything outside ASCII, and C0; DEL is the one control it leaves raw.
     return text.replace("\x7f", "\\u007f")

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 import math
 import os
@@ -104,6 +105,9 @@ class AppOptions:
     line_input: bool | None = None
     """Read input as lines from stdin (submitted in turn; end of input quits). None: when there is no
     terminal to read keys from (stdin not a TTY in plain/JSON Lines mode, TERM=dumb, or no /dev/tty)."""
+    transcript: bool = True
+    """Plain/JSON Lines mode: write the transcript.  False: the core still runs (dialogs are answered with
+    keys as usual) but writes nothing; the application writes its own event stream (the llm-do modes)."""
 
 
 def config_for(options: AppOptions, info: TerminalInfo) -> Config:
@@ -373,7 +377,8 @@ class InlineApp(AppApi, SessionFeatures):
     # --- plain and JSON Lines -----------------------------------------------------------------
 
     async def _run_plain(self, main: Main, ui: TextIO, *, jsonl: bool) -> int:
-        self.plain = PlainWriter(ui, config=self._config(), jsonl=jsonl, ascii=self.options.ascii)
+        sink = ui if self.options.transcript else _Discard()
+        self.plain = PlainWriter(sink, config=self._config(), jsonl=jsonl, ascii=self.options.ascii)
         self._install_signals(resize=False)
         try:
             return await self._drive(main)
@@ -578,6 +583,13 @@ class InlineApp(AppApi, SessionFeatures):
                 elif saved is not None:
                     signal.signal(number, saved)
         self._signals.clear()
+
+
+class _Discard(io.StringIO):
+    """A text stream that keeps nothing (the transcript nobody reads)."""
+
+    def write(self, text: str) -> int:
+        return len(text)
 
 
 def _saved_handler(loop: asyncio.AbstractEventLoop, number: signal.Signals) -> Any:
