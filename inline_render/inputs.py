@@ -224,7 +224,11 @@ class PickRequest:
 
 @dataclass(frozen=True, slots=True)
 class PermissionPreview:
-    """A structured permission preflight: one status header plus the diff body."""
+    """A structured permission preflight: one status header, the ``summary`` line, the diff body.
+
+    ``language`` and ``file_path`` (seed 004) choose the diff's lexer: the language first, then the
+    file's name, then the diff's own ``+++``/``---`` headers.
+    """
 
     TYPE: ClassVar[str] = "permission.preview"
     tool: str
@@ -232,6 +236,8 @@ class PermissionPreview:
     summary: str | None = None
     truncated: bool = False
     tool_call_id: str | None = None
+    file_path: str | None = None
+    language: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ from .composer import normalize_key
 from .dialogs import PickDialog, PromptDialog, open_dialog
 from .editor import apply_completions, composer_key, composer_paste, composer_set, with_history
 from .evolve import evolve
+from .highlight import lexer_for
 from .inputs import (
     Clock,
     Completions,
@@ -164,7 +165,10 @@ def _preview(state: AppState, item: PermissionPreview, out: Outputs) -> AppState
         log = log.append("status", flatten(item.summary))  # the summary on its own detail line
     if item.diff:
         diff = item.diff[:-1] if item.diff.endswith("\n") else item.diff
-        log = log.append("diff", diff)
+        # The preview's language first, then its file's name (codelia sends "txt", which names no
+        # lexer, beside "notes.txt", which does); neither known: the diff's own headers decide.
+        known = [name for name in (item.language, item.file_path) if name and lexer_for(name) is not None]
+        log = log.append("diff", diff, language=known[0] if known else None)
     if item.truncated:
         log = log.append("status", "\u2026 diff truncated")
     return replace(state, log=log)

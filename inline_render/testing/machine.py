@@ -199,9 +199,15 @@ class RenderMachine(RuleBasedStateMachine):
         self.feed([LogClear()])
         self.history_at_clear = len(self.app.history)
 
-    @rule(tool=st.sampled_from(("edit", "bash", "write_file")), diff=ist.texts(8), truncated=st.booleans())
-    def permission_preview(self, tool: str, diff: str, truncated: bool) -> None:
-        self.feed([PermissionPreview(tool, diff=diff, truncated=truncated), PermissionReady(tool)])
+    @rule(
+        tool=st.sampled_from(("edit", "bash", "write_file")),
+        diff=ist.texts(8),
+        truncated=st.booleans(),
+        language=st.sampled_from((None, "python", "txt", "a.js", "\x1b]8;;x")),
+    )
+    def permission_preview(self, tool: str, diff: str, truncated: bool, language: str | None) -> None:
+        preview = PermissionPreview(tool, diff=diff, truncated=truncated, language=language)
+        self.feed([preview, PermissionReady(tool)])
 
     @rule(text=st.one_of(ist.texts(6), st.just("Planned edit diff preview\n@@ -1 +1 @@\n-a\n+b")))
     def legacy_text(self, text: str) -> None:

@@ -1,0 +1,59 @@
+"""Rich text beyond the log: preview languages, styled status/notify/dialog text, themed kinds and colour depth."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from inline_render import Config, PermissionPreview, Renderer
+from inline_render.inputs import input_from_json, input_to_json
+from inline_render.protocol.events import PermissionPreviewEvent, parse_event
+from inline_render.protocol.transcript import Transcript
+from inline_render.style import Segment, Style, row_text
+
+PY_DIFF = "@@ -1 +1 @@\n-x = 1\n+x = 2"  # no +++/--- headers: only the preview's fields name the language
+RECORDED = Path(__file__).parent / "protocol_recordings" / "codelia-observed.ndjson"
+
+
+def diff_rows(preview: PermissionPreview, width: int = 40) -> list[tuple[Segment, ...]]:
+    """The frame rows a preview draws (log tail), without blank rows."""
+    renderer = Renderer.in_memory(width, 12, config=Config(viewport_height=10))
+    rows = renderer.step([preview]).frame.rows
+    return [row for row in rows if row_text(row).strip()]
+
+
+def test_preview_language_highlights_a_diff_without_headers() -> None:
+    """permission.preview's `language` picks the lexer: the number in `+x = 2` gets the python number colour."""
+    plain = diff_rows(PermissionPreview("edit", PY_DIFF))
+    python = diff_rows(PermissionPreview("edit", PY_DIFF, language="python"))
+    plus_plain = next(row for row in plain if row_text(row).strip().startswith("+x"))
+    plus_python = next(row for row in python if row_text(row).strip().startswith("+x"))
+    assert row_text(plus_plain) == row_text(plus_python)
+    assert not any(s.style.fg == "ansicyan" for s in plus_plain)  # unknown language: the side's colour only
+    assert any(s.text == "2" and s.style.fg == "ansicyan" for s in plus_python)
+    assert plus_python[1] == Segment("+", Style(fg="ansigreen", bold=True))  # the gutter stays
+
+
+def test_preview_file_path_is_used_when_the_language_names_no_lexer() -> None:
+    """codelia sends language "txt" beside file_path: an unknown language falls back to the file's name."""
+    by_path = diff_rows(PermissionPreview("edit", PY_DIFF, file_path="src/app.py", language="no-such-lang"))
+    plus = next(row for row in by_path if row_text(row).strip().startswith("+x"))
+    assert any(s.text == "2" and s.style.fg == "ansicyan" for s in plus)
+
+
+def test_preview_language_and_file_path_round_trip_as_json() -> None:
+    """The scenario/JSON form carries both fields; a wrong type is an InvalidInput naming the field."""
+    item = PermissionPreview("edit", PY_DIFF, file_path="a.py", language="python")
+    assert input_from_json(input_to_json(item)) == item
+    assert input_to_json(item)["language"] == "python"
+
+
+def test_codelia_preview_event_keeps_file_path_and_language() -> None:
+    """The recorded codelia preview (file_path notes.txt, language txt) reaches the PermissionPreview input."""
+    events = [json.loads(line)["msg"].get("params", {}).get("event", {}) for line in RECORDED.read_text().splitlines()]
+    raw = next(event for event in events if event.get("type") == "permission.preview")
+    event = parse_event(raw)
+    assert isinstance(event, PermissionPreviewEvent)
+    inputs = Transcript().event("r1", event, legacy=False)
+    preview = next(item for item in inputs if isinstance(item, PermissionPreview))
+    assert (preview.file_path, preview.language) == ("notes.txt", "txt")
