@@ -5,10 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from prompt_toolkit.output.color_depth import ColorDepth
+
 from inline_render import Config, PermissionPreview, Renderer
+from inline_render.backend import Vt100Backend
 from inline_render.inputs import input_from_json, input_to_json
+from inline_render.ops import Plan, Text
 from inline_render.protocol.events import PermissionPreviewEvent, parse_event
 from inline_render.protocol.transcript import Transcript
+from inline_render.shell.terminal_io import color_depth_for
 from inline_render.style import Segment, Style, row_text
 
 PY_DIFF = "@@ -1 +1 @@\n-x = 1\n+x = 2"  # no +++/--- headers: only the preview's fields name the language
@@ -57,3 +62,21 @@ def test_codelia_preview_event_keeps_file_path_and_language() -> None:
     inputs = Transcript().event("r1", event, legacy=False)
     preview = next(item for item in inputs if isinstance(item, PermissionPreview))
     assert (preview.file_path, preview.language) == ("notes.txt", "txt")
+
+
+def test_the_runner_honours_force_color_and_asks_prompt_toolkit_about_term() -> None:
+    """FORCE_COLOR sets the runner's depth (1: 16, 3: truecolor); NO_COLOR beats it; TERM=linux is 16 colours."""
+    assert color_depth_for({"TERM": "xterm-256color", "FORCE_COLOR": "3"}) is ColorDepth.DEPTH_24_BIT
+    assert color_depth_for({"TERM": "xterm-256color", "FORCE_COLOR": "1"}) is ColorDepth.DEPTH_4_BIT
+    assert color_depth_for({"TERM": "dumb", "FORCE_COLOR": "2"}) is ColorDepth.DEPTH_8_BIT
+    assert color_depth_for({"TERM": "xterm", "FORCE_COLOR": "3", "NO_COLOR": "1"}) is ColorDepth.DEPTH_1_BIT
+    assert color_depth_for({"TERM": "linux"}) is ColorDepth.DEPTH_4_BIT
+    assert color_depth_for({"TERM": "dumb", "COLORTERM": "truecolor"}) is ColorDepth.DEPTH_1_BIT
+    assert color_depth_for({"TERM": "xterm", "COLORTERM": "truecolor"}) is ColorDepth.DEPTH_24_BIT
+
+
+def test_no_color_keeps_attributes_and_drops_colours_on_the_wire() -> None:
+    """At the depth NO_COLOR gives, a bold red run is written bold with no colour code."""
+    backend = Vt100Backend(lambda data: len(data), color_depth_for({"TERM": "xterm", "NO_COLOR": "1"}))
+    data, _ = backend.encode(Plan((Text("x", Style(fg="ansired", bold=True)),)))
+    assert data.endswith(b"\x1b[0;1mx")  # reset + bold, no colour parameter
