@@ -151,6 +151,8 @@ def compute_layout(state: AppState) -> Layout:
 
 
 def _status_row(state: AppState, width: int) -> Row:
+    if state.status_row and not state.working:
+        return clip_row(state.status_row, width, state.config.width_policy)  # styled by the app (trusted SGR)
     if state.working:
         frame = SPINNER[int(max(0.0, state.now - state.working_since) * 10) % len(SPINNER)]
         return _dim_row(f"{frame} {state.working}", width, state.config.width_policy, _style(state, "status"))

@@ -48,12 +48,19 @@ class RenderOptions:
     hyperlinks: bool = False
 
     def view_for(
-        self, kind: str, policy: WidthPolicy = WidthPolicy.CODEPOINT, language: str | None = None
+        self,
+        kind: str,
+        policy: WidthPolicy = WidthPolicy.CODEPOINT,
+        language: str | None = None,
+        styled: bool = False,
     ) -> View | None:
         """An empty Markdown view for an entry of ``kind``, or None when its text is shown verbatim.
 
-        ``language`` names a ``diff`` entry's lexer (a language or file name; None: the diff's headers).
+        ``language`` names a ``diff`` entry's lexer (a language or file name; None: the diff's headers);
+        ``styled``: the text is trusted ANSI whatever the kind (an app's styled segments).
         """
+        if styled:
+            return view_new(Options(self.theme, DEFAULT, self.hyperlinks, policy), "ansi")
         if kind in RICH_KINDS:
             options = Options(self.theme, DEFAULT, self.hyperlinks, policy, language if kind == "diff" else None)
             return view_new(options, RICH_KINDS[kind])
@@ -126,9 +133,17 @@ class LogState:
     options: RenderOptions | None = None  # None: every kind verbatim (as before Markdown)
 
     def _entry(
-        self, key: int, kind: str, text: str, entry_id: str | None, final: bool, language: str | None = None
+        self,
+        key: int,
+        kind: str,
+        text: str,
+        entry_id: str | None,
+        final: bool,
+        language: str | None = None,
+        styled: bool = False,
     ) -> Entry:
-        view = self.options.view_for(kind, language=language) if self.options is not None else None
+        options = self.options
+        view = options.view_for(kind, language=language, styled=styled) if options is not None else None
         if view is None:
             return Entry(key, kind, _prepare(text, 0), entry_id, final)
         view = view_extend(view, _source(view, text))
@@ -142,10 +157,16 @@ class LogState:
         return -1
 
     def append(
-        self, kind: str, text: str, entry_id: str | None = None, final: bool = True, language: str | None = None
+        self,
+        kind: str,
+        text: str,
+        entry_id: str | None = None,
+        final: bool = True,
+        language: str | None = None,
+        styled: bool = False,
     ) -> LogState:
-        """Add an entry at the end (``language``: a ``diff`` entry's lexer, see ``RenderOptions.view_for``)."""
-        entry = self._entry(self.next_key, kind, text, entry_id, final, language)
+        """Add an entry at the end (``language``, ``styled``: see ``RenderOptions.view_for``)."""
+        entry = self._entry(self.next_key, kind, text, entry_id, final, language, styled)
         return evolve(self, entries=(*self.entries, entry), next_key=self.next_key + 1)
 
     def extend(self, appends: Sequence[tuple[str, str, bool]]) -> LogState:

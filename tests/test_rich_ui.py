@@ -7,13 +7,14 @@ from pathlib import Path
 
 from prompt_toolkit.output.color_depth import ColorDepth
 
-from inline_render import Config, PermissionPreview, Renderer
+from inline_render import Config, ConfirmRequest, Input, LogAppend, Notify, PermissionPreview, Renderer, Status
 from inline_render.backend import Vt100Backend
 from inline_render.inputs import input_from_json, input_to_json
 from inline_render.ops import Plan, Text
 from inline_render.protocol.events import PermissionPreviewEvent, parse_event
 from inline_render.protocol.transcript import Transcript
 from inline_render.shell.terminal_io import color_depth_for
+from inline_render.spans import ansi_text
 from inline_render.style import Segment, Style, row_text
 
 PY_DIFF = "@@ -1 +1 @@\n-x = 1\n+x = 2"  # no +++/--- headers: only the preview's fields name the language
@@ -80,3 +81,59 @@ def test_no_color_keeps_attributes_and_drops_colours_on_the_wire() -> None:
     backend = Vt100Backend(lambda data: len(data), color_depth_for({"TERM": "xterm", "NO_COLOR": "1"}))
     data, _ = backend.encode(Plan((Text("x", Style(fg="ansired", bold=True)),)))
     assert data.endswith(b"\x1b[0;1mx")  # reset + bold, no colour parameter
+
+
+GREEN = Style(fg="ansigreen", bold=True)
+OK = ansi_text([Segment("PASS", GREEN), " 12 tests \x1b[2J"])  # the app's own text stays untrusted
+
+
+def frame_rows(*inputs: Input, width: int = 40) -> list[tuple[Segment, ...]]:
+    """The viewport rows after one tick of ``inputs``."""
+    renderer = Renderer.in_memory(width, 12, config=Config(viewport_height=10))
+    return list(renderer.step(list(inputs)).frame.rows)
+
+
+def test_a_styled_status_keeps_its_segments_and_neutralizes_the_rest() -> None:
+    """Status(styled=True): the status row carries the app's styles; an unstyled status shows SGR as a picture."""
+    rows = frame_rows(Status(OK, styled=True))
+    status = rows[-2]
+    assert status[0] == Segment("PASS", GREEN)
+    assert row_text(status) == "PASS 12 tests \u241b[2J"
+    plain = frame_rows(Status(OK))[-2]
+    assert row_text(plain).startswith("\u241b[0;1;32mPASS")
+    assert all(segment.style.fg is None for segment in plain)
+
+
+def test_styled_notifications_and_log_entries_keep_their_kind_prefix() -> None:
+    """Notify/LogAppend(styled=True): the kind's prefix first, then the styled segments (SGR only)."""
+    rows = frame_rows(Notify(OK, "success", styled=True), LogAppend("tool", OK, styled=True))
+    success = next(row for row in rows if "PASS" in row_text(row))
+    assert row_text(success) == "\u2713 PASS 12 tests \u241b[2J"
+    assert Segment("PASS", GREEN) in success
+    tool = [row for row in rows if "PASS" in row_text(row)][1]
+    assert row_text(tool).startswith("\u2699 PASS") and Segment("PASS", GREEN) in tool
+
+
+def test_a_styled_dialog_message_wraps_with_its_styles() -> None:
+    """ConfirmRequest(styled=True): the message wraps at the width and every piece keeps its segment's style."""
+    red = Style(fg="ansired")
+    message = ansi_text([Segment("delete ", red), Segment("everything under /srv/data now", GREEN)])
+    rows = frame_rows(ConfirmRequest("c1", "Sure?", message, styled=True), width=20)
+    body = [row for row in rows if row_text(row).startswith("  ") and row_text(row).strip()]
+    assert [row_text(row) for row in body[:3]] == ["  delete everything", "  under /srv/data", "  now"]
+    assert body[0][1:] == (Segment("delete ", red), Segment("everything", GREEN))
+    assert body[1][1:] == (Segment("under /srv/data", GREEN),)
+    unstyled = frame_rows(ConfirmRequest("c1", "Sure?", message), width=60)
+    assert any("\u241b[" in row_text(row) for row in unstyled)
+
+
+def test_styled_flags_round_trip_as_json() -> None:
+    """The styled flag is part of each input's JSON form (scenarios record it)."""
+    for item in (
+        Status(OK, styled=True),
+        Notify(OK, "warn", styled=True),
+        LogAppend("tool", OK, styled=True),
+        ConfirmRequest("c", "t", OK, styled=True),
+    ):
+        assert input_to_json(item)["styled"] is True
+        assert input_from_json(input_to_json(item)) == item

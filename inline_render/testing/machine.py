@@ -213,15 +213,16 @@ class RenderMachine(RuleBasedStateMachine):
     def legacy_text(self, text: str) -> None:
         self.feed([LegacyText(text)])
 
-    @rule(text=ist.texts(4), kind=st.sampled_from(("info", "warn", "error", "success")))
-    def notify(self, text: str, kind: str) -> None:
-        self.feed([Notify(text, kind)])
+    @rule(text=ist.texts(4), kind=st.sampled_from(("info", "warn", "error", "success")), styled=st.booleans())
+    def notify(self, text: str, kind: str, styled: bool) -> None:
+        """A notification; ``styled``: the (hostile) text is parsed as trusted ANSI, SGR only."""
+        self.feed([Notify(text, kind, styled)])
 
     # ------------------------------------------------------------ chrome rules
-    @rule(text=ist.texts(3), working=st.booleans(), advance=st.floats(0, 5))
-    def status_and_clock(self, text: str, working: bool, advance: float) -> None:
+    @rule(text=ist.texts(3), working=st.booleans(), advance=st.floats(0, 5), styled=st.booleans())
+    def status_and_clock(self, text: str, working: bool, advance: float, styled: bool = False) -> None:
         self.now += advance
-        self.feed([Clock(self.now), Working(text) if working else Status(text)])
+        self.feed([Clock(self.now), Working(text) if working else Status(text, styled)])
 
     @rule(text=ist.texts(5))
     def editor_set(self, text: str) -> None:
