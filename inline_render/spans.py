@@ -12,12 +12,16 @@ kind stays untrusted: an SGR in it is shown as ``␛[1m``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Union
 
 from .style import DEFAULT, Row, Segment, Style
 from .text import WidthPolicy, clip_to_width, expand_tabs, sanitize, text_width, wrap_line
 
-__all__ = ["ansi_row", "ansi_text", "parse_ansi", "sgr", "wrap_ansi"]
+__all__ = ["StyledText", "ansi_row", "ansi_text", "parse_ansi", "sgr", "trusted", "wrap_ansi"]
+
+StyledText = Union[str, Sequence[Union[Segment, tuple[str, Style], str]]]
+"""What an app may pass where text is shown: a plain (untrusted) string, or styled segments."""
 
 _SGR = re.compile(r"\x1b\[([0-9;:]{0,64})m")
 # prompt_toolkit's names of the 16 ANSI colours, by SGR foreground code.
@@ -214,3 +218,11 @@ def wrap_ansi(
             rows.append((Segment(indent), *_merge(segments)) if segments else ())
             start = end
     return tuple(rows)
+
+
+def trusted(value: StyledText) -> tuple[str, bool]:
+    """``(text, styled)`` for an input's text field: a string as is (untrusted, shown neutralized), a
+    sequence of segments as trusted ANSI (``ansi_text``) with ``styled=True``."""
+    if isinstance(value, str):
+        return value, False
+    return ansi_text(value), True

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import io
 import json
 from pathlib import Path
 
@@ -13,6 +15,7 @@ from inline_render.inputs import input_from_json, input_to_json
 from inline_render.ops import Plan, Text
 from inline_render.protocol.events import PermissionPreviewEvent, parse_event
 from inline_render.protocol.transcript import Transcript
+from inline_render.shell import AppOptions, InlineApp, OutputMode
 from inline_render.shell.terminal_io import color_depth_for
 from inline_render.spans import ansi_text
 from inline_render.style import Segment, Style, row_text
@@ -137,3 +140,24 @@ def test_styled_flags_round_trip_as_json() -> None:
     ):
         assert input_to_json(item)["styled"] is True
         assert input_from_json(input_to_json(item)) == item
+
+
+def test_the_app_api_takes_styled_segments_for_status_fields_and_log_entries() -> None:
+    """app.status(field=[Segment...]) keeps the styles on the status row; app.log(kind, [Segment...]) logs
+    the segments' text under the kind's prefix with their own escapes inert."""
+    out = io.StringIO()
+    app = InlineApp(AppOptions(mode=OutputMode.PLAIN, line_input=False), stdout=out)
+    seen: list[object] = []
+
+    async def main(app: InlineApp) -> None:
+        app.status(model="m1", tests=[Segment("PASS", GREEN), " 12"])
+        app.log("tool", [Segment("built", GREEN), " \x1b[2J"])
+        for _ in range(400):
+            if app.state is not None and app.state.status_row and "built" in out.getvalue():
+                break
+            await asyncio.sleep(0.005)
+        seen.append(app.state.status_row if app.state is not None else None)
+
+    asyncio.run(asyncio.wait_for(app.run(main), 10))
+    assert seen[0] == (Segment("m1 \u00b7 "), Segment("PASS", GREEN), Segment(" 12"))
+    assert "\u2699 built \u241b[2J\n" in out.getvalue()
