@@ -67,6 +67,7 @@ class RenderOptions:
         base = MARKDOWN_KINDS.get(kind) if self.markdown else None
         if base is None:
             return None
+        base = self.theme.styles.get(f"kind.{kind}", base)  # a theme may restyle reasoning's dim italic
         return view_new(Options(self.theme, base, self.hyperlinks, policy))
 
 

@@ -297,7 +297,8 @@ def _commit_drawn_rows(state: AppState, upto: int, *, kept: bool) -> AppState:
     pending, committed = log_rows(state.log, width, state.config.width_policy)
     count = 0
     limit = min(upto - skip, state.screen.drawn_log_rows - skip, committed, len(pending), len(drawn) - skip)
-    while count < limit and drawn[skip + count] == draw_log_row(pending[count], width, state.config.width_policy):
+    policy, theme = state.config.width_policy, state.log.options.theme if state.log.options is not None else None
+    while count < limit and drawn[skip + count] == draw_log_row(pending[count], width, policy, theme):
         count += 1
     if not count:
         return state

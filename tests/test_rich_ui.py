@@ -19,6 +19,8 @@ from inline_render.shell import AppOptions, InlineApp, OutputMode
 from inline_render.shell.terminal_io import color_depth_for
 from inline_render.spans import ansi_text
 from inline_render.style import Segment, Style, row_text
+from inline_render.testing import CheckedRenderer
+from inline_render.themes import Theme
 
 PY_DIFF = "@@ -1 +1 @@\n-x = 1\n+x = 2"  # no +++/--- headers: only the preview's fields name the language
 RECORDED = Path(__file__).parent / "protocol_recordings" / "codelia-observed.ndjson"
@@ -161,3 +163,42 @@ def test_the_app_api_takes_styled_segments_for_status_fields_and_log_entries() -
     asyncio.run(asyncio.wait_for(app.run(main), 10))
     assert seen[0] == (Segment("m1 \u00b7 "), Segment("PASS", GREEN), Segment(" 12"))
     assert "\u2699 built \u241b[2J\n" in out.getvalue()
+
+
+MINE = Theme(
+    "mine",
+    "ansi",
+    {
+        "prefix.user": Style(fg="ansiyellow"),
+        "kind.tool": Style(fg="ansiblue", italic=True),
+        "kind.reasoning": Style(fg="ansibrightblack"),
+        "dialog_title": Style(fg="ansiblue", underline=True),
+        "dialog_selected": Style(fg="ansiblack", bg="ansiyellow"),
+    },
+)
+
+
+def test_a_theme_restyles_kind_prefixes_kind_text_and_dialogs() -> None:
+    """prefix.<kind>, kind.<kind> and dialog_* of a custom theme reach the frame; kinds it omits keep theme.py's."""
+    renderer = Renderer.in_memory(40, 14, config=Config(viewport_height=12, theme=MINE))
+    inputs: list[Input] = [LogAppend("user", "hi"), LogAppend("tool", "ls"), LogAppend("error", "bad")]
+    inputs += [LogAppend("reasoning", "hmm"), ConfirmRequest("c1", "Run it?")]
+    rows = list(renderer.step(inputs).frame.rows)
+    by_text = {row_text(row): row for row in rows}
+    assert by_text["\u203a hi"][0] == Segment("\u203a ", Style(fg="ansiyellow"))
+    assert by_text["\u2699 ls"][1] == Segment("ls", Style(fg="ansiblue", italic=True))
+    assert by_text["\u2717 bad"][1] == Segment("bad", Style(fg="ansired"))  # not in the theme: built-in
+    assert by_text["\u22ee hmm"][1] == Segment("hmm", Style(fg="ansibrightblack"))
+    assert by_text["? Run it?"] == (Segment("? Run it?", Style(fg="ansiblue", underline=True)),)
+    choices = next(row for row in rows if "[y]" in row_text(row))
+    assert Segment("[y] Yes", Style(fg="ansiblack", bg="ansiyellow")) in choices
+
+
+def test_themed_rows_enter_scrollback_once() -> None:
+    """With a theme restyling plain kinds, rows inserted into scrollback match the drawn ones: none twice."""
+    app = CheckedRenderer(30, 8, config=Config(viewport_height=4, theme=MINE), use_pyte=True)
+    for index in range(12):
+        app.feed([LogAppend("tool" if index % 2 else "user", f"line {index}")])
+    app.feed([LogAppend("text", "\n".join("end" for _ in range(6)))])
+    shown = [line for line in app.history if line.strip().startswith(("\u203a", "\u2699"))]
+    assert shown == [("\u2699 " if index % 2 else "\u203a ") + f"line {index}" for index in range(12)]
