@@ -16,6 +16,8 @@ from inline_render.ops import Plan, Text
 from inline_render.protocol.events import PermissionPreviewEvent, parse_event
 from inline_render.protocol.transcript import Transcript
 from inline_render.shell import AppOptions, InlineApp, OutputMode
+from inline_render.shell.probe import TerminalInfo
+from inline_render.shell.runner import config_for
 from inline_render.shell.terminal_io import color_depth_for
 from inline_render.spans import ansi_text
 from inline_render.style import Segment, Style, row_text
@@ -202,3 +204,15 @@ def test_themed_rows_enter_scrollback_once() -> None:
     app.feed([LogAppend("text", "\n".join("end" for _ in range(6)))])
     shown = [line for line in app.history if line.strip().startswith(("\u203a", "\u2699"))]
     assert shown == [("\u2699 " if index % 2 else "\u203a ") + f"line {index}" for index in range(12)]
+
+
+def test_the_runner_turns_links_on_only_where_the_terminal_is_known_to_show_them() -> None:
+    """AppOptions.hyperlinks None: OSC 8 on for WezTerm/VTE, off for plain xterm and inside tmux; False wins."""
+    info = TerminalInfo()
+    assert config_for(AppOptions(), info, {"TERM_PROGRAM": "WezTerm"}).hyperlinks is True
+    assert config_for(AppOptions(), info, {"VTE_VERSION": "7600", "TERM": "xterm-256color"}).hyperlinks is True
+    assert config_for(AppOptions(), info, {"TERM": "xterm-256color"}).hyperlinks is False
+    assert config_for(AppOptions(), info, {"TERM_PROGRAM": "WezTerm", "TMUX": "/tmp/t"}).hyperlinks is False
+    assert config_for(AppOptions(hyperlinks=False), info, {"TERM_PROGRAM": "WezTerm"}).hyperlinks is False
+    forced = AppOptions(config=Config(hyperlinks=True))
+    assert config_for(forced, info, {"TERM": "xterm-256color"}).hyperlinks is True
