@@ -161,9 +161,9 @@ def _status_row(state: AppState, width: int) -> Row:
 
 
 def _style(state: AppState, element: str) -> Style:
-    """The theme's style of ``element`` (dim when the log has no rendering options, as before themes)."""
+    """The theme's style of ``element``; dim (the built-in style) when the theme has none or there is no theme."""
     options = state.log.options
-    return options.theme.style(element) if options is not None else DIM
+    return options.theme.styles.get(element, DIM) if options is not None else DIM
 
 
 # Dialogs draw with role styles (theme.py's TITLE, DANGER, HINT, SELECTED, DIM); the frame maps each

@@ -98,6 +98,11 @@ class Theme:
         """The style of ``element`` (the default style when the theme has none)."""
         return self.styles.get(element, DEFAULT)
 
+    def derive(self, name: str, styles: Mapping[str, Style], code_style: str | None = None) -> Theme:
+        """A new theme called ``name``: this one's styles with ``styles`` replacing or adding elements."""
+        merged = MappingProxyType({**self.styles, **styles})
+        return Theme(name, self.code_style if code_style is None else code_style, merged)
+
 
 DEFAULT_THEME = Theme(
     "default",

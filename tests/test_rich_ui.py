@@ -22,7 +22,7 @@ from inline_render.shell.terminal_io import color_depth_for
 from inline_render.spans import ansi_text
 from inline_render.style import Segment, Style, row_text
 from inline_render.testing import CheckedRenderer
-from inline_render.themes import Theme
+from inline_render.themes import DEFAULT_THEME, Theme
 
 PY_DIFF = "@@ -1 +1 @@\n-x = 1\n+x = 2"  # no +++/--- headers: only the preview's fields name the language
 RECORDED = Path(__file__).parent / "protocol_recordings" / "codelia-observed.ndjson"
@@ -216,3 +216,14 @@ def test_the_runner_turns_links_on_only_where_the_terminal_is_known_to_show_them
     assert config_for(AppOptions(hyperlinks=False), info, {"TERM_PROGRAM": "WezTerm"}).hyperlinks is False
     forced = AppOptions(config=Config(hyperlinks=True))
     assert config_for(forced, info, {"TERM": "xterm-256color"}).hyperlinks is True
+
+
+def test_a_derived_theme_keeps_what_it_does_not_replace() -> None:
+    """DEFAULT_THEME.derive(...) replaces the named elements only; a bare theme's status line stays dim."""
+    mine = DEFAULT_THEME.derive("mine", {"strong": Style(fg="ansired")}, code_style="monokai")
+    assert mine.style("strong") == Style(fg="ansired") and mine.style("heading1") == DEFAULT_THEME.style("heading1")
+    assert (mine.name, mine.code_style, DEFAULT_THEME.style("strong")) == ("mine", "monokai", Style(bold=True))
+    bare = Theme("bare", "ansi", {})
+    renderer = Renderer.in_memory(40, 6, config=Config(viewport_height=4, theme=bare))
+    rows = renderer.step([Status("busy")]).frame.rows
+    assert rows[-2] == (Segment("busy", Style(dim=True)),)
