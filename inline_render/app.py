@@ -61,6 +61,7 @@ class AppState:
     dialog: Dialog | None = None
     queued: tuple[DialogRequest, ...] = ()
     status: str = ""
+    status_row: Row = ()  # a styled status (``Status(styled=True)``): its segments; ``status`` is their text
     working: str = ""
     working_since: float = 0.0
     now: float = 0.0

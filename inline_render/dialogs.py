@@ -15,6 +15,7 @@ from typing import Union
 from .composer import TextField, render_field
 from .inputs import ConfirmRequest, PickRequest, PromptRequest
 from .outputs import ConfirmAnswer, Output, PickAnswer, PromptAnswer
+from .spans import wrap_ansi
 from .style import DEFAULT, Row, Segment, styled
 from .text import WidthPolicy, clip_to_width, flatten, sanitize, wrap_line
 from .theme import DANGER, DIM, HINT, SELECTED, TITLE
@@ -49,6 +50,17 @@ def _wrapped(text: str, width: int, policy: WidthPolicy, style: object, indent: 
             rows.append((Segment(indent, DEFAULT), Segment(piece, style)) if piece else ())  # type: ignore[arg-type]
             start = end
     return tuple(rows)
+
+
+# A styled message (trusted ANSI) is wrapped once per (text, width), as a plain one is.
+_wrapped_styled = functools.lru_cache(maxsize=16)(wrap_ansi)
+
+
+def _message(request: ConfirmRequest | PromptRequest | PickRequest, width: int, policy: WidthPolicy) -> tuple[Row, ...]:
+    """The request's message under a two-space indent: plain text sanitized, or styled (SGR only)."""
+    if request.styled:
+        return _wrapped_styled(request.message, width, policy)
+    return _wrapped(request.message, width, policy, DEFAULT)
 
 
 def _title(text: str, width: int, policy: WidthPolicy, danger: bool) -> Row:
@@ -128,7 +140,7 @@ class ConfirmDialog:
         danger = self.request.danger_level in DANGER_LEVELS
         rows: list[Row] = [_title(self.request.title, width, policy, danger)]
         if self.request.message:
-            rows.extend(_wrapped(self.request.message, width, policy, DEFAULT))
+            rows.extend(_message(self.request, width, policy))
         if self.reason is not None:
             rows.append(styled("  Reason (enter to send, esc to skip):", HINT))
             field, cursor = _field_rows(self.reason, width, policy, False, len(rows))
@@ -179,7 +191,7 @@ class PromptDialog:
     def render(self, width: int, policy: WidthPolicy) -> DialogView:
         rows: list[Row] = [_title(self.request.title, width, policy, False)]
         if self.request.message:
-            rows.extend(_wrapped(self.request.message, width, policy, DEFAULT))
+            rows.extend(_message(self.request, width, policy))
         field, cursor = _field_rows(self.field, width, policy, self.request.secret, len(rows))
         if not self.field.text and self.request.placeholder:
             piece, _ = clip_to_width(flatten(self.request.placeholder), max(0, width - 2), policy)
@@ -239,7 +251,7 @@ class PickDialog:
     def render(self, width: int, policy: WidthPolicy) -> DialogView:
         rows: list[Row] = [_title(self.request.title, width, policy, False)]
         if self.request.message:
-            rows.extend(_wrapped(self.request.message, width, policy, DEFAULT))
+            rows.extend(_message(self.request, width, policy))
         if self.filter:
             rows.append(styled(clip_to_width(f"  filter: {flatten(self.filter)}", width, policy)[0], DIM))
         shown = self.visible()

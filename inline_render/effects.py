@@ -274,7 +274,9 @@ class _Planner:
         the viewport's last row move it down over free screen rows or scroll the whole screen: either way
         the staged rows end up above the viewport, in history or on screen, each line feed one row.
         """
-        rows = draw_log_rows(layout.to_insert, self.columns, self.policy)
+        options = self.state.log.options
+        theme = options.theme if options is not None else None
+        rows = draw_log_rows(layout.to_insert, self.columns, self.policy, theme)
         if not rows:
             return
         if self.visible is not False:

@@ -34,8 +34,8 @@ _MAX_HIGHLIGHT = 200_000  # characters: beyond this a block is shown in the plai
 @functools.lru_cache(maxsize=256)
 def lexer_for(language: str | None) -> Lexer | None:
     """A Pygments lexer for a language name, alias or file name, or None when unknown."""
-    if not language:
-        return None
+    if not language or len(language) > 4096:
+        return None  # untrusted runtimes name it: a path longer than any real one is not matched
     name = language.strip().split()[0] if language.strip() else ""
     name = name.strip("{}.").lower()
     if not name or len(name) > 100:

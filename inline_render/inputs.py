@@ -107,13 +107,18 @@ class Paste:
 
 @dataclass(frozen=True, slots=True)
 class LogAppend:
-    """A new log entry; ``final=False`` starts a streaming entry (needs an ``id``)."""
+    """A new log entry; ``final=False`` starts a streaming entry (needs an ``id``).
+
+    ``styled``: ``text`` is trusted ANSI (``spans.ansi_text``): its SGR styles the entry under the
+    kind's prefix, every other sequence is shown inert (as the ``ansi`` kind, for any kind).
+    """
 
     TYPE: ClassVar[str] = "log.append"
     kind: str
     text: str
     id: str | None = None
     final: bool = True
+    styled: bool = False
 
     def __post_init__(self) -> None:
         # The Python API is held to the JSON path's rules: a typo'd kind or an unreachable stream fails here.
@@ -158,10 +163,11 @@ class LogClear:
 
 @dataclass(frozen=True, slots=True)
 class Status:
-    """Replace the status line's text."""
+    """Replace the status line's text (``styled``: trusted ANSI from ``spans.ansi_text``, SGR kept)."""
 
     TYPE: ClassVar[str] = "status"
     text: str
+    styled: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +183,7 @@ class ConfirmRequest:
     danger_level: str = "normal"
     allow_remember: bool = False
     allow_reason: bool = False
+    styled: bool = False  # ``message`` is trusted ANSI (``spans.ansi_text``): SGR kept, the rest inert
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +206,7 @@ class PromptRequest:
     placeholder: str = ""
     secret: bool = False
     multiline: bool = False
+    styled: bool = False  # ``message`` is trusted ANSI (``spans.ansi_text``): SGR kept, the rest inert
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,11 +228,16 @@ class PickRequest:
     options: tuple[PickOption, ...]
     message: str = ""
     multi: bool = False
+    styled: bool = False  # ``message`` is trusted ANSI (``spans.ansi_text``): SGR kept, the rest inert
 
 
 @dataclass(frozen=True, slots=True)
 class PermissionPreview:
-    """A structured permission preflight: one status header plus the diff body."""
+    """A structured permission preflight: one status header, the ``summary`` line, the diff body.
+
+    ``language`` and ``file_path`` (seed 004) choose the diff's lexer: the language first, then the
+    file's name, then the diff's own ``+++``/``---`` headers.
+    """
 
     TYPE: ClassVar[str] = "permission.preview"
     tool: str
@@ -232,6 +245,8 @@ class PermissionPreview:
     summary: str | None = None
     truncated: bool = False
     tool_call_id: str | None = None
+    file_path: str | None = None
+    language: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,11 +268,12 @@ class LegacyText:
 
 @dataclass(frozen=True, slots=True)
 class Notify:
-    """One styled notification line in the log."""
+    """One notification line in the log (``styled``: ``message`` is trusted ANSI, SGR kept)."""
 
     TYPE: ClassVar[str] = "notify"
     message: str
     notify_type: str = "info"
+    styled: bool = False
 
     def __post_init__(self) -> None:
         if self.notify_type not in NOTIFY_TYPES:

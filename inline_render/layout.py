@@ -19,7 +19,8 @@ from .log import LogRow, log_rows
 from .state import Config, RenderState, SyncPhase
 from .style import DEFAULT, Row, Segment, Style, clip_row, styled
 from .text import WidthPolicy, clip_to_width
-from .theme import DIM, SPINNER, draw_log_rows
+from .theme import DANGER, DIM, HINT, SELECTED, SPINNER, TITLE, draw_log_rows
+from .themes import Theme
 
 __all__ = ["Frame", "Layout", "compute_layout", "draw_frame"]
 
@@ -151,6 +152,8 @@ def compute_layout(state: AppState) -> Layout:
 
 
 def _status_row(state: AppState, width: int) -> Row:
+    if state.status_row and not state.working:
+        return clip_row(state.status_row, width, state.config.width_policy)  # styled by the app (trusted SGR)
     if state.working:
         frame = SPINNER[int(max(0.0, state.now - state.working_since) * 10) % len(SPINNER)]
         return _dim_row(f"{frame} {state.working}", width, state.config.width_policy, _style(state, "status"))
@@ -158,9 +161,23 @@ def _status_row(state: AppState, width: int) -> Row:
 
 
 def _style(state: AppState, element: str) -> Style:
-    """The theme's style of ``element`` (dim when the log has no rendering options, as before themes)."""
+    """The theme's style of ``element``; dim (the built-in style) when the theme has none or there is no theme."""
     options = state.log.options
-    return options.theme.style(element) if options is not None else DIM
+    return options.theme.styles.get(element, DIM) if options is not None else DIM
+
+
+# Dialogs draw with role styles (theme.py's TITLE, DANGER, HINT, SELECTED, DIM); the frame maps each
+# role to the theme's element, so a theme restyles every dialog without the dialogs knowing about themes.
+_DIALOG_ROLES = {TITLE: "dialog_title", DANGER: "dialog_danger", HINT: "dialog_hint", SELECTED: "dialog_selected"}
+_DIALOG_ROLES[DIM] = "dialog_dim"
+
+
+@functools.lru_cache(maxsize=256)
+def _themed_dialog_row(row: Row, theme: Theme) -> Row:
+    styles = theme.styles
+    return tuple(
+        Segment(s.text, styles.get(_DIALOG_ROLES[s.style], s.style)) if s.style in _DIALOG_ROLES else s for s in row
+    )
 
 
 # Rows are cached by content (and clipped inside the cache) so an unchanged row is the same object
@@ -185,14 +202,17 @@ def _composer_row(
 def draw_frame(state: AppState, layout: Layout) -> Frame:
     """The viewport's styled rows and where the cursor belongs (the focused text field)."""
     width, policy = layout.columns, state.config.width_policy
-    tail = draw_log_rows(layout.visible, width, policy)  # clipped already
+    theme = state.log.options.theme if state.log.options is not None else None
+    tail = draw_log_rows(layout.visible, width, policy, theme)  # clipped already
     tail += [()] * (layout.log_height - len(tail))  # blank rows under a short log (none when negative)
     rows: list[Row] = []  # the rest of the viewport, below the log tail (every row clipped to the width)
     cursor_row, cursor_col = layout.composer_cursor
     cursor = (layout.height - layout.composer_height + cursor_row, cursor_col)
     if layout.dialog is not None and layout.dialog_height:
         top = len(tail)
-        rows.extend(clip_row(layout.dialog.rows[index], width, policy) for index in layout.dialog_shown)
+        theme = state.log.options.theme if state.log.options is not None else None
+        shown = (layout.dialog.rows[index] for index in layout.dialog_shown)
+        rows.extend(clip_row(_themed_dialog_row(row, theme) if theme else row, width, policy) for row in shown)
         if isinstance(state.dialog, PromptDialog) and layout.dialog.cursor is not None:
             row, col = layout.dialog.cursor
             if row in layout.dialog_shown:

@@ -47,13 +47,27 @@ class RenderOptions:
     theme: Theme = DEFAULT_THEME
     hyperlinks: bool = False
 
-    def view_for(self, kind: str, policy: WidthPolicy = WidthPolicy.CODEPOINT) -> View | None:
-        """An empty Markdown view for an entry of ``kind``, or None when its text is shown verbatim."""
+    def view_for(
+        self,
+        kind: str,
+        policy: WidthPolicy = WidthPolicy.CODEPOINT,
+        language: str | None = None,
+        styled: bool = False,
+    ) -> View | None:
+        """An empty Markdown view for an entry of ``kind``, or None when its text is shown verbatim.
+
+        ``language`` names a ``diff`` entry's lexer (a language or file name; None: the diff's headers);
+        ``styled``: the text is trusted ANSI whatever the kind (an app's styled segments).
+        """
+        if styled:
+            return view_new(Options(self.theme, DEFAULT, self.hyperlinks, policy), "ansi")
         if kind in RICH_KINDS:
-            return view_new(Options(self.theme, DEFAULT, self.hyperlinks, policy), RICH_KINDS[kind])
+            options = Options(self.theme, DEFAULT, self.hyperlinks, policy, language if kind == "diff" else None)
+            return view_new(options, RICH_KINDS[kind])
         base = MARKDOWN_KINDS.get(kind) if self.markdown else None
         if base is None:
             return None
+        base = self.theme.styles.get(f"kind.{kind}", base)  # a theme may restyle reasoning's dim italic
         return view_new(Options(self.theme, base, self.hyperlinks, policy))
 
 
@@ -119,8 +133,18 @@ class LogState:
     next_key: int = 0
     options: RenderOptions | None = None  # None: every kind verbatim (as before Markdown)
 
-    def _entry(self, key: int, kind: str, text: str, entry_id: str | None, final: bool) -> Entry:
-        view = self.options.view_for(kind) if self.options is not None else None
+    def _entry(
+        self,
+        key: int,
+        kind: str,
+        text: str,
+        entry_id: str | None,
+        final: bool,
+        language: str | None = None,
+        styled: bool = False,
+    ) -> Entry:
+        options = self.options
+        view = options.view_for(kind, language=language, styled=styled) if options is not None else None
         if view is None:
             return Entry(key, kind, _prepare(text, 0), entry_id, final)
         view = view_extend(view, _source(view, text))
@@ -133,9 +157,17 @@ class LogState:
                 return index
         return -1
 
-    def append(self, kind: str, text: str, entry_id: str | None = None, final: bool = True) -> LogState:
-        """Add an entry at the end."""
-        entry = self._entry(self.next_key, kind, text, entry_id, final)
+    def append(
+        self,
+        kind: str,
+        text: str,
+        entry_id: str | None = None,
+        final: bool = True,
+        language: str | None = None,
+        styled: bool = False,
+    ) -> LogState:
+        """Add an entry at the end (``language``, ``styled``: see ``RenderOptions.view_for``)."""
+        entry = self._entry(self.next_key, kind, text, entry_id, final, language, styled)
         return evolve(self, entries=(*self.entries, entry), next_key=self.next_key + 1)
 
     def extend(self, appends: Sequence[tuple[str, str, bool]]) -> LogState:

@@ -82,12 +82,16 @@ class Line:
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """What rendering depends on besides the source: the theme, the base style, OSC 8 links."""
+    """What rendering depends on besides the source: the theme, the base style, OSC 8 links.
+
+    ``language``: a diff view's lexer (a language name or a file name; None: from the diff's headers).
+    """
 
     theme: Theme
     base: Style = DEFAULT
     hyperlinks: bool = False
     policy: WidthPolicy = WidthPolicy.CODEPOINT
+    language: str | None = None
 
 
 _PARSER = MarkdownIt("commonmark", {"html": False, "breaks": True}).enable(["table", "strikethrough"])

@@ -142,7 +142,7 @@ def view_new(options: Options, mode: str = "markdown") -> View:
 def _diff_lines(source: str, options: Options) -> list[Line]:
     mark = (Segment(" "), Segment(CODE_MARK, merge(options.base, options.theme.style("code_mark"))))
     out = []
-    for runs in highlight_diff(source, None, options.theme):
+    for runs in highlight_diff(source, options.language, options.theme):
         text = "".join(segment.text for segment in runs)
         gutter = 1 if text[:1] in ("+", "-", " ") and not text.startswith(("+++", "---")) else 0
         out.append(Line(text, gutter, mark if gutter else (), runs, Wrap.CODE if gutter else Wrap.WORD))

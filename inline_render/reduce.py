@@ -23,6 +23,7 @@ from .composer import normalize_key
 from .dialogs import PickDialog, PromptDialog, open_dialog
 from .editor import apply_completions, composer_key, composer_paste, composer_set, with_history
 from .evolve import evolve
+from .highlight import lexer_for
 from .inputs import (
     Clock,
     Completions,
@@ -52,7 +53,9 @@ from .inputs import (
 from .log import LogState, log_rows
 from .outputs import Interrupt, Output
 from .preflight import is_diff_line, match_preview_header, match_ready, preview_header, ready_line
+from .spans import ansi_row
 from .state import ConfirmPhase, RenderState
+from .style import row_text
 from .text import flatten
 from .theme import draw_log_row
 
@@ -127,7 +130,7 @@ def _append(state: AppState, item: LogAppend, out: Outputs) -> AppState:
         index = state.log.find(item.id)
         if index >= 0 and not state.log.entries[index].final:
             return _log_error(state, f"log.append: entry {item.id!r} is still streaming; append ignored")
-    return evolve(state, log=state.log.append(item.kind, item.text, item.id, item.final))
+    return evolve(state, log=state.log.append(item.kind, item.text, item.id, item.final, styled=item.styled))
 
 
 def _unfinished(state: AppState, entry_id: str, what: str) -> tuple[AppState, int]:
@@ -164,7 +167,10 @@ def _preview(state: AppState, item: PermissionPreview, out: Outputs) -> AppState
         log = log.append("status", flatten(item.summary))  # the summary on its own detail line
     if item.diff:
         diff = item.diff[:-1] if item.diff.endswith("\n") else item.diff
-        log = log.append("diff", diff)
+        # The preview's language first, then its file's name (codelia sends "txt", which names no
+        # lexer, beside "notes.txt", which does); neither known: the diff's own headers decide.
+        known = [name for name in (item.language, item.file_path) if name and lexer_for(name) is not None]
+        log = log.append("diff", diff, language=known[0] if known else None)
     if item.truncated:
         log = log.append("status", "\u2026 diff truncated")
     return replace(state, log=log)
@@ -200,11 +206,14 @@ def _legacy(state: AppState, item: LegacyText, out: Outputs) -> AppState:
 
 def _notify(state: AppState, item: Notify, out: Outputs) -> AppState:
     kind = {"info": "info", "warn": "warn", "error": "error", "success": "success"}[item.notify_type]
-    return replace(state, log=state.log.append(kind, item.message))
+    return replace(state, log=state.log.append(kind, item.message, styled=item.styled))
 
 
 def _status(state: AppState, item: Status, out: Outputs) -> AppState:
-    return replace(state, status=flatten(item.text))
+    if item.styled:
+        row = ansi_row(item.text)
+        return replace(state, status=row_text(row), status_row=row)
+    return replace(state, status=flatten(item.text), status_row=())
 
 
 def _working(state: AppState, item: Working, out: Outputs) -> AppState:
@@ -288,7 +297,8 @@ def _commit_drawn_rows(state: AppState, upto: int, *, kept: bool) -> AppState:
     pending, committed = log_rows(state.log, width, state.config.width_policy)
     count = 0
     limit = min(upto - skip, state.screen.drawn_log_rows - skip, committed, len(pending), len(drawn) - skip)
-    while count < limit and drawn[skip + count] == draw_log_row(pending[count], width, state.config.width_policy):
+    policy, theme = state.config.width_policy, state.log.options.theme if state.log.options is not None else None
+    while count < limit and drawn[skip + count] == draw_log_row(pending[count], width, policy, theme):
         count += 1
     if not count:
         return state
@@ -341,12 +351,12 @@ def reduce_inputs(state: AppState, inputs: Iterable[Input]) -> tuple[AppState, l
         item = items[index]
         if state.legacy_diff and not isinstance(item, (LegacyText, Clock)):
             state = replace(state, legacy_diff=False)  # a legacy diff ends at the next other message
-        if type(item) is LogAppend and item.id is None:
+        if type(item) is LogAppend and item.id is None and not item.styled:
             # A run of appends without ids (a burst of output) extends the log once, not entry by entry.
             run: list[tuple[str, str, bool]] = []
             while index < len(items):
                 append = items[index]
-                if type(append) is not LogAppend or append.id is not None:
+                if type(append) is not LogAppend or append.id is not None or append.styled:
                     break
                 run.append((append.kind, append.text, append.final))
                 index += 1

@@ -12,12 +12,16 @@ kind stays untrusted: an SGR in it is shown as ``␛[1m``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Union
 
-from .style import DEFAULT, Segment, Style
-from .text import expand_tabs, sanitize, text_width
+from .style import DEFAULT, Row, Segment, Style
+from .text import WidthPolicy, clip_to_width, expand_tabs, sanitize, text_width, wrap_line
 
-__all__ = ["ansi_text", "parse_ansi", "sgr"]
+__all__ = ["StyledText", "ansi_row", "ansi_text", "parse_ansi", "sgr", "trusted", "wrap_ansi"]
+
+StyledText = Union[str, Sequence[Union[Segment, tuple[str, Style], str]]]
+"""What an app may pass where text is shown: a plain (untrusted) string, or styled segments."""
 
 _SGR = re.compile(r"\x1b\[([0-9;:]{0,64})m")
 # prompt_toolkit's names of the 16 ANSI colours, by SGR foreground code.
@@ -159,3 +163,66 @@ def ansi_text(segments: Iterable[Segment | tuple[str, Style] | str]) -> str:
         parts.append(sgr(style) + sanitize(text))
     parts.append("\x1b[0m")
     return "".join(parts)
+
+
+def ansi_row(text: str, base: Style = DEFAULT) -> Row:
+    """Trusted ANSI text as one row (a status line): its lines joined by a space, SGR kept."""
+    out: list[Segment] = []
+    for index, line in enumerate(parse_ansi(text, base)):
+        if index:
+            out.append(Segment(" ", base))
+        out.extend(line)
+    return tuple(_merge(out))
+
+
+def _merge(segments: Iterable[Segment]) -> list[Segment]:
+    """Adjacent segments of one style as one (fewer, longer runs to draw)."""
+    out: list[Segment] = []
+    for segment in segments:
+        if not segment.text:
+            continue
+        if out and out[-1].style == segment.style:
+            out[-1] = Segment(out[-1].text + segment.text, segment.style)
+        else:
+            out.append(segment)
+    return out
+
+
+def _slice(line: tuple[Segment, ...], start: int, end: int) -> list[Segment]:
+    """The segments covering characters ``[start, end)`` of ``line``'s text."""
+    out, offset = [], 0
+    for segment in line:
+        low, high = max(start, offset), min(end, offset + len(segment.text))
+        if low < high:
+            out.append(Segment(segment.text[low - offset : high - offset], segment.style))
+        offset += len(segment.text)
+    return out
+
+
+def wrap_ansi(
+    text: str, width: int, policy: WidthPolicy = WidthPolicy.CODEPOINT, indent: str = "  "
+) -> tuple[Row, ...]:
+    """Trusted ANSI text word-wrapped under ``indent`` (a dialog's message), styles kept per character."""
+    rows: list[Row] = []
+    room = max(1, width - len(indent))
+    for line in parse_ansi(text):
+        plain = "".join(segment.text for segment in line)
+        start = 0
+        for end in wrap_line(plain, room, policy):
+            piece = plain[start:end].rstrip(" ")
+            clipped, _ = clip_to_width(piece, room, policy)
+            if clipped == piece:
+                segments = _slice(line, start, start + len(piece))
+            else:  # a cluster that cannot fit as is (clip_to_width shows a stand-in): the first run's style
+                segments = [Segment(clipped, line[0].style if line else DEFAULT)] if clipped else []
+            rows.append((Segment(indent), *_merge(segments)) if segments else ())
+            start = end
+    return tuple(rows)
+
+
+def trusted(value: StyledText) -> tuple[str, bool]:
+    """``(text, styled)`` for an input's text field: a string as is (untrusted, shown neutralized), a
+    sequence of segments as trusted ANSI (``ansi_text``) with ``styled=True``."""
+    if isinstance(value, str):
+        return value, False
+    return ansi_text(value), True

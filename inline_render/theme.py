@@ -13,6 +13,7 @@ from .log import Entry, LogRow
 from .mdview import draw_line_row
 from .style import DEFAULT, Row, Segment, Style, clip_row
 from .text import WidthPolicy, clip_to_width
+from .themes import Theme
 
 __all__ = [
     "DANGER",
@@ -59,9 +60,17 @@ _DIFF_STYLES = (
 )
 
 
-def prefix_for(kind: str) -> tuple[str, Style, Style]:
-    """The first-row prefix, its style and the text style of a log kind."""
-    return _KINDS.get(kind, _KINDS["status"])
+def prefix_for(kind: str, theme: Theme | None = None) -> tuple[str, Style, Style]:
+    """The first-row prefix, its style and the text style of a log kind.
+
+    A theme's ``prefix.<kind>`` and ``kind.<kind>`` styles replace the built-in ones (the glyphs
+    stay: they are chosen for their width, see the module docstring).
+    """
+    glyph, prefix_style, text_style = _KINDS.get(kind, _KINDS["status"])
+    if theme is None or not theme.styles:
+        return glyph, prefix_style, text_style
+    styles = theme.styles
+    return glyph, styles.get(f"prefix.{kind}", prefix_style), styles.get(f"kind.{kind}", text_style)
 
 
 def _line_style(kind: str, head: str, base: Style) -> Style:
@@ -73,17 +82,17 @@ def _line_style(kind: str, head: str, base: Style) -> Style:
     return base
 
 
-def draw_log_row(row: LogRow, width: int, policy: WidthPolicy) -> Row:
-    """The styled cells of one wrapped log row, clipped to ``width``."""
+def draw_log_row(row: LogRow, width: int, policy: WidthPolicy, theme: Theme | None = None) -> Row:
+    """The styled cells of one wrapped log row, clipped to ``width`` (``theme``: the log's, for plain kinds)."""
     entry = row.entry
     kind = entry.kind
     if entry.view is not None:
         return _draw_view_row(entry, row.line_start, row.start, row.end, width, policy)
     head = entry.text[row.line_start : row.line_start + 5] if kind == "diff" else ""
-    return _draw_row(kind, entry.text[row.start : row.end], row.start == 0, head, width, policy)
+    return _draw_row(kind, entry.text[row.start : row.end], row.start == 0, head, width, policy, theme)
 
 
-def draw_log_rows(rows: Iterable[LogRow], width: int, policy: WidthPolicy) -> list[Row]:
+def draw_log_rows(rows: Iterable[LogRow], width: int, policy: WidthPolicy, theme: Theme | None = None) -> list[Row]:
     """``draw_log_row`` of every row (the viewport's tail and insertions draw runs of rows every tick)."""
     out: list[Row] = []
     for entry, line_start, start, end in rows:
@@ -92,7 +101,7 @@ def draw_log_rows(rows: Iterable[LogRow], width: int, policy: WidthPolicy) -> li
             continue
         kind, text = entry.kind, entry.text
         head = text[line_start : line_start + 5] if kind == "diff" else ""
-        out.append(_draw_row(kind, text[start:end], start == 0, head, width, policy))
+        out.append(_draw_row(kind, text[start:end], start == 0, head, width, policy, theme))
     return out
 
 
@@ -100,7 +109,7 @@ def _draw_view_row(entry: Entry, line_start: int, start: int, end: int, width: i
     """A row of a rendered (Markdown) entry: the kind's prefix, then the line's styled cells."""
     view = entry.view
     assert view is not None
-    prefix, prefix_style, _ = prefix_for(entry.kind)
+    prefix, prefix_style, _ = prefix_for(entry.kind, view.options.theme)
     if width <= len(prefix):
         prefix = ""
     elif start != 0:
@@ -124,9 +133,11 @@ def _draw_view_row(entry: Entry, line_start: int, start: int, end: int, width: i
 
 
 @functools.lru_cache(maxsize=4096)
-def _draw_row(kind: str, text: str, first: bool, head: str, width: int, policy: WidthPolicy) -> Row:
+def _draw_row(
+    kind: str, text: str, first: bool, head: str, width: int, policy: WidthPolicy, theme: Theme | None = None
+) -> Row:
     # Keyed by content, not by entry: a streaming entry is a new Entry every delta, its rows are not.
-    prefix, prefix_style, text_style = prefix_for(kind)
+    prefix, prefix_style, text_style = prefix_for(kind, theme)
     if width <= len(prefix):
         prefix = ""  # too narrow for decoration: the wrap used the full width too
     elif not first:

@@ -65,6 +65,9 @@ _COMMON = {
     "detail": Style(dim=True, italic=True),
     "dialog_title": Style(bold=True),
     "dialog_danger": Style(fg="ansired", bold=True),
+    "dialog_hint": Style(dim=True, italic=True),
+    "dialog_selected": Style(reverse=True),
+    "dialog_dim": Style(dim=True),
     "status": Style(dim=True),
     "composer_prompt": Style(dim=True),
     "placeholder": Style(dim=True),
@@ -78,8 +81,10 @@ class Theme:
     Elements: ``heading1``, ``heading2``, ``heading`` (3-6), ``emph``, ``strong``, ``strike``,
     ``code`` (inline code), ``link``, ``link_url``, ``quote``, ``quote_bar``, ``bullet``,
     ``rule``, ``table_header``, ``table_border``, ``code_mark`` (continuation mark of a long
-    code line), ``diff_add``/``diff_del``/``diff_hunk``/``diff_file``, ``detail``, the dialog,
-    status and composer styles, and ``kind.<kind>`` / ``prefix.<kind>`` for log kinds.
+    code line), ``diff_add``/``diff_del``/``diff_hunk``/``diff_file``, ``detail``, dialogs
+    (``dialog_title``, ``dialog_danger``, ``dialog_hint``, ``dialog_selected``, ``dialog_dim``),
+    ``status``, ``composer_prompt``, ``placeholder``, and ``kind.<kind>`` (text) / ``prefix.<kind>``
+    (prefix glyph) for log kinds (absent: theme.py's built-in kind styles).
     """
 
     name: str
@@ -92,6 +97,11 @@ class Theme:
     def style(self, element: str) -> Style:
         """The style of ``element`` (the default style when the theme has none)."""
         return self.styles.get(element, DEFAULT)
+
+    def derive(self, name: str, styles: Mapping[str, Style], code_style: str | None = None) -> Theme:
+        """A new theme called ``name``: this one's styles with ``styles`` replacing or adding elements."""
+        merged = MappingProxyType({**self.styles, **styles})
+        return Theme(name, self.code_style if code_style is None else code_style, merged)
 
 
 DEFAULT_THEME = Theme(

@@ -111,7 +111,13 @@ class Transcript:
             return self.log("error", event.message)
         if isinstance(event, PermissionPreviewEvent):
             preview = PermissionPreview(
-                event.tool, normalize_diff(event.diff), event.summary, event.truncated, event.tool_call_id
+                event.tool,
+                normalize_diff(event.diff),
+                event.summary,
+                event.truncated,
+                event.tool_call_id,
+                event.file_path,
+                event.language,
             )
             return [*self.finish_stream(), preview]
         if isinstance(event, PermissionReadyEvent):

@@ -46,6 +46,8 @@ from ..inputs import (
     Working,
 )
 from ..outputs import ConfirmAnswer, Output, PickAnswer, PromptAnswer, Submit
+from ..spans import StyledText, trusted
+from ..style import Segment, Style
 
 __all__ = ["AppApi", "OptionSpec", "Stream", "SubmitHook", "WorkingScope"]
 
@@ -147,7 +149,7 @@ class AppApi:
         self._ids = itertools.count(1)
         self._answers: dict[str, asyncio.Future[Answer]] = {}
         self._streams: dict[str, Stream] = {}
-        self._status_fields: dict[str, str] = {}
+        self._status_fields: dict[str, StyledText] = {}
 
     # Provided by InlineApp.
     _waiting: int
@@ -245,12 +247,16 @@ class AppApi:
         LogAppend(kind, "", "probe", final=False)  # an unknown kind fails here, at the call
         return Stream(self, kind, self._new_id("stream"))
 
-    def log(self, kind: str, text: str) -> None:
-        """Append one finished log entry."""
-        self.send(LogAppend(kind, text))
+    def log(self, kind: str, text: StyledText) -> None:
+        """Append one finished log entry (a string, or styled ``Segment``s: see ``spans.trusted``)."""
+        body, styled = trusted(text)
+        self.send(LogAppend(kind, body, styled=styled))
 
-    def status(self, text: str | None = None, **fields: str | None) -> None:
-        """Set the status line: ``text`` replaces it all; named ``fields`` are kept and joined (None removes one)."""
+    def status(self, text: StyledText | None = None, **fields: StyledText | None) -> None:
+        """Set the status line: ``text`` replaces it all; named ``fields`` are kept and joined (None removes one).
+
+        A value may be styled segments (``[Segment("ok", Style(fg="ansigreen")), " 3 files"]``).
+        """
         if text is not None:
             self._status_fields = {"": text} if text else {}
         for name, value in fields.items():
@@ -258,7 +264,15 @@ class AppApi:
                 self._status_fields[name] = value
             else:
                 self._status_fields.pop(name, None)
-        self.send(Status(" \u00b7 ".join(self._status_fields.values())))
+        values = list(self._status_fields.values())
+        plain = [value for value in values if isinstance(value, str)]
+        if len(plain) == len(values):
+            self.send(Status(" \u00b7 ".join(plain)))
+            return
+        joined: list[Segment | tuple[str, Style] | str] = []
+        for index, value in enumerate(values):
+            joined += ([" \u00b7 "] if index else []) + ([value] if isinstance(value, str) else list(value))
+        self.send(Status(*trusted(joined)))
 
     def working(self, message: str = "working") -> WorkingScope:
         """Start the spinner with ``message`` (an empty message stops it); a context manager stops it on exit."""

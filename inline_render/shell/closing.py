@@ -48,8 +48,9 @@ def closing_plan(state: AppState) -> Plan:
         ops += [MoveBy(-up, 0), EraseDown()]
     config = state.config
     pending, _ = log_rows(state.log, columns, config.width_policy)
+    theme = state.log.options.theme if state.log.options is not None else None
     for row in pending:
-        for segment in draw_log_row(row, columns, config.width_policy):
+        for segment in draw_log_row(row, columns, config.width_policy, theme):
             ops.append(TextOp(segment.text, segment.style))
         ops += [MoveBy(0, 0), LineFeed()]  # the screen scrolls at its bottom and the top row enters history
     ops += [ResetStyle(), ShowCursor()]

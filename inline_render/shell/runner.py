@@ -45,6 +45,7 @@ from ..composer import normalize_key
 from ..inputs import Clock, Input, Key, LogAppend, Resize
 from ..outputs import CompleteRequest, Interrupt, Output, Quit, Submit
 from ..state import Config
+from ..themes import hyperlinks_supported
 from ..tick import Renderer
 from .api import AppApi
 from .closing import ENTER_MODES, LEAVE_MODES, closing_plan
@@ -102,6 +103,9 @@ class AppOptions:
     FileHistory format)."""
     vi_mode: bool = False
     """The composer edits with vi keys (Esc: normal mode) instead of emacs keys."""
+    hyperlinks: bool | None = None
+    """OSC 8 links for Markdown links; None (the default): where the environment names a terminal known to
+    show them (``themes.hyperlinks_supported``) or ``Config(hyperlinks=True)`` asks; elsewhere ``text (url)``."""
     line_input: bool | None = None
     """Read input as lines from stdin (submitted in turn; end of input quits). None: when there is no
     terminal to read keys from (stdin not a TTY in plain/JSON Lines mode, TERM=dumb, or no /dev/tty)."""
@@ -110,9 +114,13 @@ class AppOptions:
     keys as usual) but writes nothing; the application writes its own event stream (the llm-do modes)."""
 
 
-def config_for(options: AppOptions, info: TerminalInfo) -> Config:
-    """The renderer's config for this terminal: resize model, synchronized output, grapheme widths."""
+def config_for(options: AppOptions, info: TerminalInfo, env: Mapping[str, str] | None = None) -> Config:
+    """The renderer's config for this terminal: resize model, synchronized output, grapheme widths, links."""
     config = options.config
+    links = options.hyperlinks
+    if links is None:
+        links = config.hyperlinks or hyperlinks_supported({} if env is None else env)
+    config = replace(config, hyperlinks=links)
     reflow = options.reflow if options.reflow is not None else info.family.reflows
     # Synchronized output only where the terminal says it knows mode 2026: elsewhere a frame hides the cursor
     # while it moves it (else every streamed token would show the cursor jumping to its row and back).
@@ -420,7 +428,7 @@ class InlineApp(AppApi, SessionFeatures):
                     backend,
                     columns,
                     rows,
-                    config=config_for(replace(self.options, config=self._config()), info),
+                    config=config_for(replace(self.options, config=self._config()), info, self.env),
                     cursor_row=info.cursor.row if info.cursor else None,
                 )
                 if self.options.record:

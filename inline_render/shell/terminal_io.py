@@ -8,11 +8,17 @@ and the size of the terminal.  Everything takes its inputs as arguments
 from __future__ import annotations
 
 import enum
+import io
 import os
 from collections.abc import Mapping
 from typing import IO, Any
 
+from prompt_toolkit.data_structures import Size
 from prompt_toolkit.output.color_depth import ColorDepth
+from prompt_toolkit.output.vt100 import Vt100_Output
+from prompt_toolkit.utils import is_dumb_terminal
+
+from ..themes import color_depth_from_env
 
 __all__ = ["OutputMode", "color_depth_for", "resolve_mode", "stream_is_tty", "terminal_size"]
 
@@ -46,20 +52,23 @@ def resolve_mode(mode: OutputMode, ui_stream: IO[Any] | None, env: Mapping[str, 
 
 
 def color_depth_for(env: Mapping[str, str]) -> ColorDepth:
-    """NO_COLOR and PROMPT_TOOLKIT_COLOR_DEPTH first, then what TERM/COLORTERM say."""
-    if env.get("NO_COLOR"):
-        return ColorDepth.DEPTH_1_BIT
-    forced = env.get("PROMPT_TOOLKIT_COLOR_DEPTH")
-    if forced in {depth.value for depth in ColorDepth}:
-        return ColorDepth(forced)
+    """The depth styles are encoded with: what the environment asks, else what the terminal is.
+
+    ``NO_COLOR``, ``PROMPT_TOOLKIT_COLOR_DEPTH`` and ``FORCE_COLOR`` first (``themes.color_depth_from_env``);
+    then no colour for an unset TERM or a VT100-family one, 24-bit for ``COLORTERM=truecolor``
+    (prompt_toolkit does not read it), otherwise prompt_toolkit's detection from TERM (dumb: none,
+    ``linux``/``eterm-color``: 16 colours, the rest 256).
+    """
+    asked = color_depth_from_env(env)
+    if asked is not None:
+        return asked
     term = env.get("TERM", "")
-    if term in ("dumb", "") or term.startswith("vt"):
+    if term == "" or term.startswith("vt"):
         return ColorDepth.DEPTH_1_BIT
-    if term in ("linux", "eterm-color"):
-        return ColorDepth.DEPTH_4_BIT
-    if env.get("COLORTERM", "") in ("truecolor", "24bit"):
+    if env.get("COLORTERM", "") in ("truecolor", "24bit") and not is_dumb_terminal(term):
         return ColorDepth.DEPTH_24_BIT
-    return ColorDepth.DEPTH_8_BIT
+    output = Vt100_Output(io.StringIO(), lambda: Size(rows=24, columns=80), term=term)
+    return output.get_default_color_depth()
 
 
 def terminal_size(fd: int, fallback: tuple[int, int] = (80, 24)) -> tuple[int, int]:

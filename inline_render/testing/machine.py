@@ -199,23 +199,30 @@ class RenderMachine(RuleBasedStateMachine):
         self.feed([LogClear()])
         self.history_at_clear = len(self.app.history)
 
-    @rule(tool=st.sampled_from(("edit", "bash", "write_file")), diff=ist.texts(8), truncated=st.booleans())
-    def permission_preview(self, tool: str, diff: str, truncated: bool) -> None:
-        self.feed([PermissionPreview(tool, diff=diff, truncated=truncated), PermissionReady(tool)])
+    @rule(
+        tool=st.sampled_from(("edit", "bash", "write_file")),
+        diff=ist.texts(8),
+        truncated=st.booleans(),
+        language=st.sampled_from((None, "python", "txt", "a.js", "\x1b]8;;x")),
+    )
+    def permission_preview(self, tool: str, diff: str, truncated: bool, language: str | None) -> None:
+        preview = PermissionPreview(tool, diff=diff, truncated=truncated, language=language)
+        self.feed([preview, PermissionReady(tool)])
 
     @rule(text=st.one_of(ist.texts(6), st.just("Planned edit diff preview\n@@ -1 +1 @@\n-a\n+b")))
     def legacy_text(self, text: str) -> None:
         self.feed([LegacyText(text)])
 
-    @rule(text=ist.texts(4), kind=st.sampled_from(("info", "warn", "error", "success")))
-    def notify(self, text: str, kind: str) -> None:
-        self.feed([Notify(text, kind)])
+    @rule(text=ist.texts(4), kind=st.sampled_from(("info", "warn", "error", "success")), styled=st.booleans())
+    def notify(self, text: str, kind: str, styled: bool) -> None:
+        """A notification; ``styled``: the (hostile) text is parsed as trusted ANSI, SGR only."""
+        self.feed([Notify(text, kind, styled)])
 
     # ------------------------------------------------------------ chrome rules
-    @rule(text=ist.texts(3), working=st.booleans(), advance=st.floats(0, 5))
-    def status_and_clock(self, text: str, working: bool, advance: float) -> None:
+    @rule(text=ist.texts(3), working=st.booleans(), advance=st.floats(0, 5), styled=st.booleans())
+    def status_and_clock(self, text: str, working: bool, advance: float, styled: bool = False) -> None:
         self.now += advance
-        self.feed([Clock(self.now), Working(text) if working else Status(text)])
+        self.feed([Clock(self.now), Working(text) if working else Status(text, styled)])
 
     @rule(text=ist.texts(5))
     def editor_set(self, text: str) -> None:
