@@ -42,10 +42,10 @@ class Screen:
     first_written: int = 0
     """The first viewport row the last frame wrote to (``len(drawn)``: none): rows above it were left as the
     terminal had them, so a frame still in flight at a resize cannot have clipped them."""
-    resized_from: tuple[int, int, bool] | None = None
+    resized_from: tuple[int, int, bool, int] | None = None
     """Set by a resize until the next frame: the cursor's (row index, column) in ``drawn``, which still holds
-    the rows as drawn before the first resize, so a second resize is measured from them too; and whether a
-    frame was in flight at any of them."""
+    the rows as drawn before the first resize, so a second resize is measured from them too; whether a
+    frame was in flight at any of them; and the narrowest width among them."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,7 +55,7 @@ from .outputs import Interrupt, Output
 from .preflight import is_diff_line, match_preview_header, match_ready, preview_header, ready_line
 from .spans import ansi_row
 from .state import ConfirmPhase, RenderState
-from .style import row_text
+from .style import Row, row_text, row_width
 from .text import flatten
 from .theme import draw_log_row
 
@@ -257,18 +257,23 @@ def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
         return replace(state, columns=item.columns, rows=item.rows)
     drawn = screen.drawn or ()
     cursor_row, column = screen.cursor if screen.cursor is not None else (screen.top + (len(drawn) or 1) - 1, 0)
-    in_flight = item.frames_in_flight
+    in_flight, narrowest = item.frames_in_flight, item.columns
     if screen.resized_from is not None:
-        index, column, earlier_in_flight = screen.resized_from
-        in_flight = in_flight or earlier_in_flight
+        index, column, earlier_in_flight, earlier_narrowest = screen.resized_from
+        in_flight, narrowest = in_flight or earlier_in_flight, min(narrowest, earlier_narrowest)
     else:
         index = max(0, cursor_row - screen.top)  # the viewport's rows above the cursor
     column = min(max(0, column), item.columns - 1)
     # With a cursor report we know the cursor's row; without one, terminals keep it unless it falls off.
     now = item.cursor_row if item.cursor_row is not None else min(cursor_row, item.rows - 1)
-    # Rows a frame still in flight wrote may have landed elsewhere (clipped, or at a clamped cursor): only the
-    # rows above the first one it wrote are where the terminal had them; the others are redrawn.
-    trusted = min(index, screen.first_written) if in_flight else index
+    # Rows a frame still in flight wrote may have been clipped or re-wrapped by a narrowing it met, and its
+    # moves up may then have landed on other rows: only the rows above the first one it wrote are where the
+    # terminal had them, and the others are redrawn.  Unless every row from there to the cursor fits the
+    # narrowest width of the tick: then no resize could cut or re-wrap them, and every move (up: CUU, down:
+    # line feeds, which scroll rather than stop) kept its distance, so they are exactly as drawn.
+    trusted = index
+    if in_flight and not _rows_fit(drawn[screen.first_written : index + 1], narrowest, state):
+        trusted = min(index, screen.first_written)
     if state.config.resize_reflow:
         state = _commit_drawn_rows(state, trusted, kept=True)
     if now < index:
@@ -277,8 +282,15 @@ def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
     # Rows this tick counted as inserted (kept or pushed, by this resize or an earlier one of the tick) are no
     # longer the viewport's: it starts below them.
     top = max(0, now - (index - state.kept_rows - state.pushed_rows))
-    screen = replace(state.screen, top=top, cursor=(now, column), broken=True, resized_from=(index, column, in_flight))
+    resized_from = (index, column, in_flight, narrowest)
+    screen = replace(state.screen, top=top, cursor=(now, column), broken=True, resized_from=resized_from)
     return replace(state, columns=item.columns, rows=item.rows, screen=screen)
+
+
+def _rows_fit(rows: Iterable[Row | None], columns: int, state: AppState) -> bool:
+    """Every row is known and at most ``columns`` wide."""
+    policy = state.config.width_policy
+    return all(row is not None and row_width(row, policy) <= columns for row in rows)
 
 
 def _commit_drawn_rows(state: AppState, upto: int, *, kept: bool) -> AppState:

@@ -114,6 +114,41 @@ def test_examples_found_by_the_machine_keep_every_row(
     _invariants(state)
 
 
+# Found by the machine after the move to relative motion (this session's STILL_FOUND example and its sequel);
+# each lost or duplicated a row on the re-wrapping models, checked on every family.
+LATER_EXAMPLES: list[tuple[str, Callable[[RenderMachine], object]]] = [
+    # A shrink applied mid-frame (tmux deletes the rows below the cursor) clamped the frame's final CUD, and the
+    # re-anchor counted up from the clamped cursor into "line 2.3": moves down are line feeds now.
+    (
+        "clamped move down",
+        lambda s: (
+            s.inflight_resize(lines=2, resize=(1.0, (42, 11), False), second=True),
+            s.inflight_resize(lines=6, resize=(0.0, (60, 24), False), second=True),
+            s.inflight_resize(lines=5, resize=(1.0, (48, 20), True)),
+            s.inflight_resize(lines=2, resize=(1.0, (10, 15), True), second=True),
+            s.inflight_resize(lines=3, resize=(0.73, (28, 11), True)),
+        ),
+    ),
+    # The frame's line feed scrolled "line 0.0" into history at the shrink; the in-flight rule redrew it (twice).
+    # Rows that fit the narrowest width of the tick cannot have been cut, so they count as pushed.
+    (
+        "pushed by a line feed",
+        lambda s: (s.legacy_text(text=""), s.inflight_resize(lines=6, resize=(0.3176279571398564, (46, 7), True))),
+    ),
+]
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=[f.value for f in FAMILIES])
+@pytest.mark.parametrize(("what", "steps"), LATER_EXAMPLES, ids=[w for w, _ in LATER_EXAMPLES])
+def test_later_examples_keep_every_row_on_every_family(
+    family: TerminalFamily, what: str, steps: Callable[[RenderMachine], object]
+) -> None:
+    """Each later minimal example keeps every inserted row once, in order, on every family's model."""
+    state = machine(family)()
+    steps(state)
+    _invariants(state)
+
+
 @pytest.mark.parametrize(
     "family",
     [
