@@ -228,14 +228,19 @@ class CheckedRenderer:
         rows = terminal.rows if rows is None else rows
         pieces = [(line.cells, line.wrapped) for line in terminal.history]
         pieces += list(zip(terminal.grid[:rows], terminal.wrapped[:rows], strict=True))
-        out: list[str] = []
+        lines: list[list[str]] = []
         for cells, wrapped in pieces:
-            text = "".join(" " if c == "" else ("" if c == "\0" else c) for c in cells[: terminal.columns])
-            if wrapped and out:
-                out[-1] += text
+            row = list(cells[: terminal.columns])
+            if wrapped and lines:
+                # The row before continued here: a never-written cell at its end was the padding a wide
+                # character leaves when it does not fit the last column, and is not part of the line.
+                previous = lines[-1]
+                while previous and previous[-1] == "":
+                    previous.pop()
+                previous.extend(row)
             else:
-                out.append(text)
-        return [line.rstrip(" ") for line in out]
+                lines.append(row)
+        return ["".join(" " if c == "" else ("" if c == "\0" else c) for c in line).rstrip(" ") for line in lines]
 
     def _check_family(self, result: TickResult, top: int) -> None:
         """A real terminal's resize model: the viewport equals the frame, every inserted row is kept in order."""
