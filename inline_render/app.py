@@ -42,6 +42,11 @@ class Screen:
     first_written: int = 0
     """The first viewport row the last frame wrote to (``len(drawn)``: none): rows above it were left as the
     terminal had them, so a frame still in flight at a resize cannot have clipped them."""
+    ghost_above: bool = False
+    """Set by a resize on a re-wrapping terminal when rows it counted may have been re-wrapped taller: the
+    re-anchor may then start inside a re-wrapped row, whose piece above stays soft-wrapped into the row
+    the viewport starts on (the terminal would show that piece glued to our first row), so one blank row
+    is left between them."""
     resized_from: tuple[int, int, bool, int] | None = None
     """Set by a resize until the next frame: the cursor's (row index, column) in ``drawn``, which still holds
     the rows as drawn before the first resize, so a second resize is measured from them too; whether a

@@ -259,8 +259,12 @@ class _Planner:
         else:
             self.move(top, 0)
             self.ops.append(_ERASE_DOWN)
-        if height > 1:
-            self.line_feeds(height - 1, inserted=False)
+        # After a resize that may have left a soft-wrapped piece of a re-wrapped row just above (see
+        # Screen.ghost_above), the erased top row stays blank: the piece ends there instead of running on
+        # into our first row (the terminal would show both as one line).
+        reserve = height - 1 + (1 if screen.broken and screen.ghost_above else 0)
+        if reserve:
+            self.line_feeds(reserve, inserted=False)
             top = self.cursor[0] - (height - 1)
             self.move(top, 0)
         self.top = top

@@ -281,9 +281,16 @@ def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
         state = _commit_drawn_rows(state, min(index - now, trusted), kept=False)
     # Rows this tick counted as inserted (kept or pushed, by this resize or an earlier one of the tick) are no
     # longer the viewport's: it starts below them.
-    top = max(0, now - (index - state.kept_rows - state.pushed_rows))
+    counted = state.kept_rows + state.pushed_rows
+    top = max(0, now - (index - counted))
+    # Rows counted one screen row each that a re-wrapping terminal may have made taller (wider than the
+    # narrowest width of the tick): the old viewport's top is then higher than counted, and the row just
+    # above the new one may be a soft-wrapped piece of a redrawn row.
+    ghost = state.config.resize_reflow and not _rows_fit(drawn[counted : index + 1], narrowest, state)
     resized_from = (index, column, in_flight, narrowest)
-    screen = replace(state.screen, top=top, cursor=(now, column), broken=True, resized_from=resized_from)
+    screen = replace(
+        state.screen, top=top, cursor=(now, column), broken=True, ghost_above=ghost, resized_from=resized_from
+    )
     return replace(state, columns=item.columns, rows=item.rows, screen=screen)
 
 

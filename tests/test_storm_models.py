@@ -1,0 +1,86 @@
+"""The real-terminal storms (``tests/realterm``) replayed in-process on each family's resize model.
+
+The same entries and deltas as ``realterm.app``, drawn at 60 ticks per second, and the storm's resizes at
+their times: ordinary resizes (the terminal read every frame, then the shell's cursor report), and
+resizes that land inside a tick's bytes still in flight (``CheckedRenderer.inflight``, a random cut, with
+a report).  Every tick is checked: the viewport equals the frame, every inserted row is on the terminal
+once, in order.  This is the rig's storm without the timing noise: a failure here replays exactly.
+Two seeds by default; ``INLINE_RENDER_PROFILE=long`` runs eight, with more in-flight cuts.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+from realterm.app import chunks, entries
+from realterm.lines import storm_lines
+from realterm.storm import make_storm
+
+from inline_render import Config, Input, LogAppend, LogDelta, LogFinish, Resize
+from inline_render.terminal import TerminalFamily
+from inline_render.testing.checks import CheckedRenderer
+
+LONG = os.environ.get("INLINE_RENDER_PROFILE") == "long"
+SEEDS = list(range(1, 9)) if LONG else [1, 4]
+CUTS = list(range(1, 13)) if LONG else [4]
+REWRAPPING = [TerminalFamily.TMUX, TerminalFamily.XTERMJS, TerminalFamily.VTE]
+TICKS_PER_SECOND = 60
+
+
+def _events(seed: int) -> list[Input]:
+    storm = make_storm(seed)
+    texts = storm_lines(seed, storm.lines, storm.columns)
+    events: list[Input] = []
+    for index, text in enumerate(entries(seed, texts)):
+        entry = f"e{index}"
+        events.append(LogAppend("text", "", id=entry, final=False))
+        events += [LogDelta(entry, part) for part in chunks(seed + index, text)]
+        events.append(LogFinish(entry))
+    return events
+
+
+def replay(seed: int, family: TerminalFamily, cuts: int | None) -> None:
+    """Replay storm ``seed`` on ``family``'s model; ``cuts``: seed of the in-flight cuts (None: ordinary resizes)."""
+    storm = make_storm(seed)
+    events = _events(seed)
+    ticks = int((storm.duration - 1.0) * TICKS_PER_SECOND)
+    rng = random.Random(cuts)
+    app = CheckedRenderer(
+        storm.columns, storm.rows, config=Config(resize_reflow=family.reflows), cursor_row=0, family=family
+    )
+    resizes: dict[int, list[tuple[int, int]]] = {}
+    for resize in storm.resizes:
+        tick = round(resize.at * TICKS_PER_SECOND) + (rng.randint(-3, 3) if cuts is not None else 0)
+        resizes.setdefault(tick, []).append((resize.columns, resize.rows))
+    sent = 0
+    for tick in range(ticks + 1):
+        upto = min(len(events), round(len(events) * tick / ticks))
+        batch, sent = events[sent:upto], upto
+        if cuts is None:
+            app.feed(batch)
+            for columns, rows in resizes.get(tick, []):
+                app.feed([Resize(columns, rows)])
+            continue
+        if tick not in resizes:
+            app.feed(batch)
+            continue
+        for size in resizes[tick]:
+            app.inflight([batch], rng.choice([0.0, 1.0, rng.random()]), size, True)
+            batch = []
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("family", REWRAPPING, ids=[f.value for f in REWRAPPING])
+def test_storm_on_the_model_keeps_every_row(family: TerminalFamily, seed: int) -> None:
+    """The rig's storm, each resize after the terminal read every frame, keeps every inserted row once, in order."""
+    replay(seed, family, None)
+
+
+@pytest.mark.parametrize("cuts", CUTS)
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("family", REWRAPPING, ids=[f.value for f in REWRAPPING])
+def test_storm_with_frames_in_flight_keeps_every_row(family: TerminalFamily, seed: int, cuts: int) -> None:
+    """The rig's storm with each resize inside a tick's bytes keeps every inserted row once, in order."""
+    replay(seed, family, cuts)
