@@ -40,8 +40,12 @@ class Screen:
     dialog_drawn: bool = False
     broken: bool = False
     first_written: int = 0
-    """The first viewport row the last frame wrote to (``len(drawn)``: none): rows above it were left as the
-    terminal had them, so a frame still in flight at a resize cannot have clipped them."""
+    """The first viewport row the last few frames wrote to (``len(drawn)``: none): rows above it were left
+    as the terminal had them, so frames still in flight at a resize cannot have clipped them."""
+    recent_written: tuple[int, ...] = ()
+    """The first row each of the last ``RECENT_FRAMES`` frames wrote to, in today's viewport rows (a later
+    frame's insertions moved them up); ``first_written`` is their minimum.  More than one frame may be
+    in flight at a resize: a tick and its follow-up redraw, or ticks the terminal had not acknowledged."""
     ghost_above: bool = False
     """Set by a resize on a re-wrapping terminal when rows it counted may have been re-wrapped taller: the
     re-anchor may then start inside a re-wrapped row, whose piece above stays soft-wrapped into the row

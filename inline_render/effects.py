@@ -53,6 +53,7 @@ __all__ = ["EffectResult", "Projection", "plan_terminal_effects", "settle"]
 _BEGIN_SYNC, _END_SYNC, _CANCEL = BeginSync(), EndSync(), Cancel()
 _HIDE_CURSOR, _SHOW_CURSOR = HideCursor(), ShowCursor()
 _ERASE_LINE, _ERASE_DOWN, _LINE_FEED = EraseLine(), EraseDown(), LineFeed()
+RECENT_FRAMES = 4  # frames whose written rows a resize distrusts when frames were in flight
 _RESET_STYLE = ResetStyle()
 _INSERTED_MOVED, _INSERTED_SCROLLED = Inserted(1, top_delta=1), Inserted(1)
 
@@ -162,6 +163,7 @@ class _Planner:
         )
         self.drawn_log_rows = screen.drawn_log_rows
         self.first_written = self.height  # the first viewport row this plan writes to
+        self.inserted_rows = 0  # rows this plan moves into scrollback through the viewport's top
 
     def change(self) -> None:
         """Something is about to be drawn or moved."""
@@ -297,6 +299,7 @@ class _Planner:
             self.top += self.line_feeds(count, inserted=True)
             self.drawn = self.drawn[count:] + [()] * count
             self.first_written = max(0, self.first_written - count)
+            self.inserted_rows += count
             position += count
 
     def finish(self, frame: Frame, show_cursor: bool) -> None:
@@ -326,6 +329,10 @@ def plan_terminal_effects(state: AppState, layout: Layout, frame: Frame) -> tupl
     if state.screen.broken:
         ops = [_CANCEL, *ops]  # first: ends any escape sequence a failed write left open
     drawn = planner.drawn
+    # Rows written by the last frames, moved up by the rows this one inserted (see Screen.recent_written).
+    moved = planner.inserted_rows
+    older = state.screen.recent_written[-(RECENT_FRAMES - 1) :] if state.screen.anchored else ()
+    written = (*(max(0, row - moved) for row in older), planner.first_written)
     screen = Screen(
         top=planner.top,
         drawn=tuple(cast("list[Row]", drawn)) if None not in drawn else tuple(row or () for row in drawn),
@@ -337,7 +344,8 @@ def plan_terminal_effects(state: AppState, layout: Layout, frame: Frame) -> tupl
         start_row=None,
         dialog_drawn=state.dialog is not None and layout.dialog_height > 0,  # a dialog with no row on screen is unseen
         broken=False,
-        first_written=planner.first_written,
+        first_written=min(written),
+        recent_written=written,
     )
     return Plan(tuple(ops), state.fault), Projection(screen, len(layout.to_insert))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import re
 
-from inline_render import Config, Key, LogAppend, Renderer, Resize
+from inline_render import Config, Key, LogAppend, Renderer, Resize, Status
 from inline_render.tick import InMemoryRenderer
 
 
@@ -80,17 +80,20 @@ def test_uncommitted_rows_are_redrawn_not_kept() -> None:
 
 
 def test_rows_a_frame_in_flight_wrote_are_redrawn() -> None:
-    """A frame the terminal may have read after the new width clipped what it wrote: committed rows from the
-    first row it wrote on are redrawn, not kept (the ones above it were left as the terminal had them)."""
+    """Frames the terminal may have read after the new width clipped what they wrote: committed rows from the
+    first row any of the last frames wrote on are redrawn, not kept (the ones above were left as they were)."""
 
-    def filled() -> Renderer:
+    def filled(last_frames: int) -> Renderer:
         renderer = Renderer.in_memory(60, 16, config=Config(viewport_height=8, resize_reflow=True), cursor_row=0)
-        for index in range(3):
-            renderer.feed([LogAppend("text", f"line {index}")])
-        renderer.feed([LogAppend("text", "line 3 written by the last frame")])
+        for index in range(4 - last_frames):
+            renderer.feed([LogAppend("text", f"line {index} written long before the resize")])
+        for index in range(3):  # frames that write the status row only, below the log rows
+            renderer.feed([Status(f"status {index}")])
+        for index in range(4 - last_frames, 4):
+            renderer.feed([LogAppend("text", f"line {index} written by one of the last frames")])
         return renderer
 
-    settled, renderer = filled(), filled()
+    settled, renderer = filled(1), filled(1)
     screen = renderer.state.screen
     assert screen.cursor is not None and screen.first_written == 3
     before = renderer.render_state.inserted_until
@@ -99,6 +102,10 @@ def test_rows_a_frame_in_flight_wrote_are_redrawn() -> None:
     in_flight = Resize(30, 16, cursor_row=screen.cursor[0], frames_in_flight=True)
     assert renderer.step([in_flight]).state.kept_rows == 3
     assert renderer.render_state.inserted_until == before + 3
+    # Two frames wrote log rows among the last ones: a tick and its follow-up, or two unacknowledged ticks.
+    two = filled(2)
+    assert two.state.screen.cursor is not None and two.state.screen.first_written == 2
+    assert two.step([Resize(30, 16, cursor_row=two.state.screen.cursor[0], frames_in_flight=True)]).state.kept_rows == 2
 
 
 def test_rows_a_shrink_pushes_into_history_count_as_inserted() -> None:
