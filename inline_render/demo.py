@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from .cli import PROG, help_text
 from .inputs import ConfirmRequest, Input, LogAppend, LogClear, PickRequest, PromptRequest, Status
 from .outputs import Interrupt, Quit, Submit
-from .protocol.client import ClientConfig, RuntimeClient
+from .protocol.client import PROTOCOLS, ClientConfig, Protocol, RuntimeClient
 from .shell.runner import AppOptions, InlineApp
 from .shell.schedule import DEFAULT_MAX_RATE
 from .shell.terminal_io import OutputMode, resolve_mode, stream_is_tty
@@ -38,6 +38,7 @@ from .state import Config
 __all__ = ["DEMO_PROMPTS", "Demo", "build_parser", "main"]
 
 DEMO_PROMPTS = ("Fix the greeting in hello.py", "Now pick a file to review", "ask me for a commit message")
+LEMON_PROMPTS = ("Check the greeting", "pick a file", "confirm the cleanup", "ask me for a commit message", "signals")
 HELP = (
     "Commands: /help this text, /clear forget the log above the composer, /cancel stop the run, /exit quit.",
     "Runtime commands: /resume a saved session, /model choose the model, /skills list skills, /mcp MCP servers.",
@@ -51,8 +52,17 @@ _ANSWER_DELAY = 0.6  # seconds an unattended dialog stays on screen before it is
 class Demo:
     """The demo's main coroutine: a runtime client wired to an ``InlineApp``."""
 
-    def __init__(self, command: Sequence[str], prompts: Sequence[str], *, unattended: bool, first_auto: bool) -> None:
+    def __init__(
+        self,
+        command: Sequence[str],
+        prompts: Sequence[str],
+        *,
+        unattended: bool,
+        first_auto: bool,
+        protocol: Protocol = "auto",
+    ) -> None:
         self.command = list(command)
+        self.protocol: Protocol = protocol
         self.prompts = list(prompts)
         self.unattended = unattended
         self.first_auto = first_auto
@@ -63,7 +73,7 @@ class Demo:
     async def main(self, app: InlineApp) -> int:
         """Start the runtime, play or serve the prompts, shut the runtime down; the exit code."""
         self.app = app
-        client = RuntimeClient(self.command, on_inputs=self._on_inputs, config=ClientConfig())
+        client = RuntimeClient(self.command, on_inputs=self._on_inputs, config=ClientConfig(protocol=self.protocol))
         self.client = client
         app.send(Status("demo \u00b7 /help for commands"))
         consumer = asyncio.ensure_future(self._consume())
@@ -138,6 +148,8 @@ class Demo:
             if isinstance(output, Submit) and output.text.strip().startswith("/"):
                 if not client.run_command(output.text.strip()):  # /resume, /model...: the runtime's
                     self._command(output.text.strip())
+                elif output.text.strip().lower() == "/quit":  # Lemon's /quit: the runtime was told; we go too
+                    self._command("/quit")
             elif isinstance(output, Interrupt) and output.key == "c-c" and not client.session.busy:
                 continue  # nothing runs; the status line already says how to exit (the runner's Ctrl-C hint)
             elif isinstance(output, Quit):
@@ -227,6 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--script", action="store_true", help="play unattended (default when stdin is not a TTY)")
     parser.add_argument("--runtime", metavar="CMD", help="runtime command line (default: the scripted fake runtime)")
+    parser.add_argument("--protocol", choices=PROTOCOLS, default="auto", help="wire dialect (auto: recognise Lemon)")
     parser.add_argument("--prompt", action="append", default=[], metavar="TEXT", help="a prompt to run (repeatable)")
     parser.add_argument("--record", metavar="FILE", help="record the session as a replayable scenario (inline mode)")
     parser.add_argument("--mode", choices=[m.value for m in OutputMode], default="auto", help="output mode")
@@ -252,6 +265,9 @@ def main(argv: list[str] | None = None) -> int:
         if not command:
             parser.error("argument --runtime: needs a command")
         prompts = args.prompt or (["hello"] if unattended else [])
+    elif args.protocol == "lemon":
+        command = [sys.executable, "-m", "inline_render.fake_lemon"]
+        prompts = args.prompt or list(LEMON_PROMPTS)
     else:
         command = [sys.executable, "-m", "inline_render.fake_runtime"]
         prompts = args.prompt or list(DEMO_PROMPTS)
@@ -264,6 +280,6 @@ def main(argv: list[str] | None = None) -> int:
         record=args.record,
         line_input=False,  # the demo types its own prompts when unattended; stdin is not a script
     )
-    demo = Demo(command, prompts, unattended=unattended, first_auto=bool(prompts))
+    demo = Demo(command, prompts, unattended=unattended, first_auto=bool(prompts), protocol=args.protocol)
     app = InlineApp(options)
     return asyncio.run(app.run(demo.main))
