@@ -27,7 +27,7 @@ import sys
 from collections.abc import Sequence
 
 from .cli import PROG, help_text
-from .inputs import ConfirmRequest, Input, LogAppend, LogClear, PickRequest, PromptRequest, Status
+from .inputs import ConfirmRequest, EditorSet, Input, LogAppend, LogClear, PickRequest, PromptRequest, Status
 from .outputs import Interrupt, Quit, Submit
 from .protocol.client import PROTOCOLS, ClientConfig, Protocol, RuntimeClient
 from .shell.runner import AppOptions, InlineApp
@@ -181,6 +181,7 @@ class Demo:
         assert app is not None
         await self._wait_quiet()
         delay = _TYPING_DELAY if app.mode is OutputMode.INLINE else 0.0
+        app.press(EditorSet(""))  # a runtime may have put text there (Lemon's ui_set_editor_text): type afresh
         for char in prompt:
             app.press(char)
             if delay:
