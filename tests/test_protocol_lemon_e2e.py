@@ -60,19 +60,21 @@ def test_a_lemon_session_streams_once_answers_overlays_and_sends_commands(tmp_pa
     log = tmp_path / "rx.jsonl"
     answers = [["down", "enter"], ["y"], [*"fix it", "enter"], ["c-j", *"3. ship", "enter"]]
 
-    async def main() -> list[str]:
+    async def main() -> tuple[list[str], list[str]]:
         ui = UI(log, answers, "lemon")
         ready = await ui.client.start()
         assert isinstance(ready, LemonReady) and ready.model == "anthropic/claude-3-5"
-        for prompt in ("hello", "pick a file", "confirm it", "ask me", "edit the plan"):
+        for prompt in ("hello", "pick a file", "confirm it", "ask me", "edit the plan", "signals"):
             await ui.prompt(prompt)
         assert ui.client.run_command("/ping") and ui.client.run_command("/stats")
         await asyncio.sleep(0.3)
         ui.renderer.feed([])
+        assert ui.renderer.state.composer.text == "edit this text"  # ui_set_editor_text
         await ui.client.close()
-        return ui.lines
+        return ui.lines, ui.titles
 
-    lines = asyncio.run(asyncio.wait_for(main(), 30))
+    lines, titles = asyncio.run(asyncio.wait_for(main(), 30))
+    assert titles == ["Lemon \x1b]52;c;evil\x07 demo"]  # as sent: the shell sanitizes it (test_lemon_title)
     screen = "\n".join(lines)
     for shown in (
         "Lemon runtime ready in",
@@ -83,6 +85,8 @@ def test_a_lemon_session_streams_once_answers_overlays_and_sends_commands(tmp_pa
         "Confirmed: true.",
         "Commit message: fix it.",
         "The plan has 3 lines.",
+        "A warn notice.",
+        "Signals sent.",
         "pong",
         '"turns":1',
     ):
