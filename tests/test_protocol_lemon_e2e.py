@@ -22,12 +22,15 @@ DIALOGS = (ConfirmRequest, PromptRequest, PickRequest)
 class UI:
     """A checked renderer (emulators compared every tick) fed by the client; a user answering by keys."""
 
-    def __init__(self, log: Path, answers: list[list[str]], protocol: Protocol, timeout: float | None = 25.0) -> None:
+    def __init__(
+        self, log: Path, answers: list[list[str]], protocol: Protocol, timeout: float | None = 25.0, delay: float = 0
+    ) -> None:
         self.renderer = CheckedRenderer(80, 30)
         self.answers = answers
         self.titles: list[str] = []
         config = ClientConfig(protocol=protocol, shutdown_timeout=1.0, ui_request_timeout=timeout)
-        self.client = RuntimeClient([*FAKE_LEMON, "--log", str(log)], self.sink, config, on_title=self.titles.append)
+        command = [*FAKE_LEMON[:-1], str(delay), "--log", str(log)]
+        self.client = RuntimeClient(command, self.sink, config, on_title=self.titles.append)
 
     def sink(self, inputs: list[Input]) -> list[Output]:
         outputs = self.renderer.feed(inputs)
@@ -139,6 +142,31 @@ def test_an_unanswered_overlay_gets_the_fallback_after_the_timeout(tmp_path: Pat
     assert responses == [{"type": "ui_response", "id": "req-1", "result": False, "error": None}]
     assert any("No answer to Delete build/? within 0.3 s" in row for row in lines)
     assert sum("Confirmed: false." in row for row in lines) == 1
+
+
+def test_escape_while_streaming_aborts_the_run_once(tmp_path: Path) -> None:
+    """Esc during a streamed answer sends abort once; the run ends aborted, the streamed lines shown once."""
+    log = tmp_path / "rx.jsonl"
+
+    async def main() -> tuple[str | None, list[str]]:
+        ui = UI(log, [], "lemon", delay=0.01)
+        await ui.client.start()
+        ui.press(*"long", "enter")
+        while not any("line 5" in row for row in ui.lines):
+            await asyncio.sleep(0.02)
+            ui.renderer.feed([])
+        ui.press("escape")
+        ui.press("escape")
+        assert await ui.client.wait_idle(10)
+        ui.renderer.feed([])
+        await ui.client.close()
+        return ui.client.session.run_status("lemon-1"), ui.lines
+
+    status, lines = asyncio.run(asyncio.wait_for(main(), 30))
+    assert status == "cancelled"
+    assert [m["type"] for m in received(log)] == ["prompt", "abort"]
+    assert sum("Run aborted." in row for row in lines) == 1
+    assert sum(row.strip().endswith("line 1") for row in lines) == 1 and not any("line 399" in r for r in lines)
 
 
 def test_the_demo_runs_a_lemon_runtime_end_to_end(tmp_path: Path) -> None:
