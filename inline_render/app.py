@@ -63,6 +63,7 @@ class AppState:
     status: str = ""
     working: str = ""
     working_since: float = 0.0
+    widgets: tuple[tuple[str, tuple[str, ...], bool], ...] = ()  # (key, sanitized rows, below), oldest first
     now: float = 0.0
     legacy_diff: bool = False
     fault: int | None = None

@@ -20,6 +20,7 @@ from inline_render.inputs import (
     PickRequest,
     PromptRequest,
     Status,
+    Widget,
     Working,
 )
 from inline_render.outputs import ConfirmAnswer, Interrupt, PickAnswer, PromptAnswer, Submit
@@ -281,6 +282,22 @@ def test_signals_become_notices_status_fields_spinner_editor_text_and_title() ->
     ]
     assert Working("Indexing") in step.inputs and EditorSet("draft") in step.inputs
     assert step.title == "My title" and step.send == ()
+
+
+def test_ui_widget_becomes_a_widget_placed_by_its_opts() -> None:
+    """ui_widget {key, content, opts}: above the composer by default, below for a below placement."""
+    session = running()
+    step = feed(
+        session,
+        line({"type": "ui_widget", "params": {"key": "todo", "content": "- a", "opts": {}}}),
+        line({"type": "ui_widget", "params": {"key": "tip", "content": "hi", "opts": {"placement": "belowEditor"}}}),
+        line({"type": "ui_widget", "params": {"key": "todo", "content": ""}}),
+    )
+    assert [i for i in step.inputs if isinstance(i, Widget)] == [
+        Widget("todo", "- a", False),
+        Widget("tip", "hi", True),
+        Widget("todo", "", False),
+    ]
 
 
 def test_prompts_and_client_commands_are_sent_as_their_type() -> None:

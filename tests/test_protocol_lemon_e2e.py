@@ -73,6 +73,8 @@ def test_a_lemon_session_streams_once_answers_overlays_and_sends_commands(tmp_pa
         await asyncio.sleep(0.3)
         ui.renderer.feed([])
         assert ui.renderer.state.composer.text == "edit this text"  # ui_set_editor_text
+        viewport = [row.rstrip() for row in ui.renderer.renderer.terminal.screen_lines()]
+        assert viewport.count("- read") == 1 and viewport.count("- fix") == 1  # ui_widget, above the status
         await ui.client.close()
         return ui.lines, ui.titles
 

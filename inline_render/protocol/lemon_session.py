@@ -17,7 +17,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..inputs import NOTIFY_TYPES, ConfirmCancel, EditorSet, Input, Notify, Status, Working
+from ..inputs import NOTIFY_TYPES, ConfirmCancel, EditorSet, Input, Notify, Status, Widget, Working
 from ..outputs import ConfirmAnswer, Interrupt, Output, PickAnswer, PromptAnswer, Submit
 from . import lemon as w
 from .catalog import UiContext
@@ -456,8 +456,11 @@ class LemonSession:
             out.inputs.append(EditorSet(params["text"]))
         elif kind == "set_title":
             out.title = params["title"]
-        else:  # widget: not laid out yet (see the README's Lemon section)
-            log.debug("Lemon widget %r not shown", params.get("key"))
+        else:  # widget: opts is a map (2.3); its placement names the side of the composer
+            opts = params.get("opts") or {}
+            where = opts.get("placement", opts.get("position")) if isinstance(opts, dict) else None
+            below = isinstance(where, str) and where.lower().replace("_", "").startswith("below")
+            out.inputs.append(Widget(params["key"], params["content"], below))
 
     # --- helpers ---------------------------------------------------------------------------------
 
