@@ -330,3 +330,24 @@ def test_the_runtime_exiting_mid_run_ends_it_and_closes_its_overlays() -> None:
     step = session.runtime_exited(1)
     assert ConfirmCancel("lemon:q") in step.inputs and step.send == ()
     assert session.run_status("lemon-1") == "error" and not session.busy
+
+
+def test_a_message_left_open_is_finished_by_the_next_one_and_nothing_is_emitted_twice() -> None:
+    """Out of order: an update without start streams; a new start finishes the old; a shorter snapshot adds nothing."""
+    session = running()
+    step = feed(
+        session,
+        event("message_update", assistant(text("First")), {}),  # no message_start
+        event("message_start", assistant()),  # the first never ended: finished as it last was
+        event("message_update", assistant(text("A"), text("B")), {}),
+        event("message_update", assistant(text("A")), {}),  # fewer blocks than finished: nothing new
+        event("message_end", assistant(text("A"), text("B2"))),
+        event("message_end", assistant(text("A"), text("B2"))),  # a repeated end: nothing twice
+    )
+    appended = [(i.text, i.final) for i in step.inputs if isinstance(i, LogAppend)]
+    assert appended == [("First", False), ("A", True), ("B", False)]
+    assert [i for i in step.inputs if isinstance(i, (LogDelta, LogFinish))] == [
+        LogFinish("lemon-1#1"),
+        LogDelta("lemon-1#3", "2"),
+        LogFinish("lemon-1#3"),
+    ]

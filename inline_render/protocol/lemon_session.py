@@ -22,16 +22,9 @@ from ..outputs import ConfirmAnswer, Interrupt, Output, PickAnswer, PromptAnswer
 from . import lemon as w
 from .catalog import UiContext
 from .display import clip, compact_json
-from .events import (
-    AgentEvent,
-    ErrorEvent,
-    FinalEvent,
-    ReasoningEvent,
-    TextSnapshotEvent,
-    ToolCallEvent,
-    ToolResultEvent,
-)
+from .events import AgentEvent, ErrorEvent, ToolResultEvent
 from .lemon_dialogs import FALLBACK, Dialog, answer_result, dialog_input
+from .lemon_stream import MessageStream, tool_id
 from .messages import excerpt
 from .transcript import Limits, Transcript
 
@@ -87,14 +80,6 @@ class _Run:
         return self.status in ("completed", "error", "cancelled")
 
 
-@dataclass(slots=True)
-class _Message:
-    """The assistant message in progress: how many of its blocks are in the log as finished."""
-
-    done: int = 0
-    last: Any = None  # its latest snapshot, finished as it is if the next message starts first
-
-
 class LemonSession:
     """One UI <-> Lemon runtime conversation, from ``ready`` to ``runtime_exited``."""
 
@@ -105,7 +90,7 @@ class LemonSession:
         self._runs: dict[str, _Run] = {}
         self._current: str | None = None
         self._count = 0
-        self._message: _Message | None = None
+        self._stream = MessageStream()
         self._dialogs: dict[str, Dialog] = {}  # in arrival order: the first is the one on screen
         self._log = Transcript(self.config.limits)
         self._status: dict[str, str] = {"run": "", "model": ""}
@@ -339,7 +324,7 @@ class LemonSession:
                 self._set_working(_progress(data[1], w.result_text(data[3])), out)
             elif kind == "tool_execution_end":
                 self._tool_call(run, data[0], data[1], None, out)
-                result = ToolResultEvent(str(data[1]), _id(data[0]), w.result_text(data[2]), data[3] is True)
+                result = ToolResultEvent(str(data[1]), tool_id(data[0]), w.result_text(data[2]), data[3] is True)
                 self._events(run, [result], out)
                 self._set_working(WORKING, out)
             elif kind == "error":
@@ -352,69 +337,21 @@ class LemonSession:
             self._line(out, "status", f"Ignored a malformed {excerpt(kind, 40)} event from the runtime ({why})")
 
     def _on_message(self, run: _Run, message: Any, *, final: bool, start: bool, out: _Out) -> None:
-        role, blocks = w.message_blocks(message)
-        if role != "assistant":
-            return  # the user's prompt is logged already; tool results come from tool_execution_end
-        if start or self._message is None:
-            self._finish_message(out)
-            self._message = _Message()
-        current = self._message
-        assert current is not None
-        current.last = message
-        finished = len(blocks) if final else max(len(blocks) - 1, 0)
-        events: list[AgentEvent] = []
-        for block in blocks[current.done : finished]:
-            events += self._finished_block(run, block)
-        current.done = max(current.done, finished)
-        if final:
-            self._message = None
-            if message.get("stop_reason") == "error":
-                reason = message.get("error_message")
-                events.append(ErrorEvent(reason if isinstance(reason, str) and reason else "The model call failed."))
-        elif len(blocks) > current.done:
-            block = blocks[-1]
-            if block.kind == "text":
-                events.append(TextSnapshotEvent(block.text))  # replaces the streaming text: shown once
-            elif block.kind == "thinking":
-                self._set_working("Thinking", out)
-            elif block.kind == "tool_call":
-                self._set_working(f"Preparing {excerpt(block.name, 40)}", out)
+        events, working = self._stream.update(message, run.shown_calls, final=final, start=start)
+        if working:
+            self._set_working(working, out)
         self._events(run, events, out)
 
     def _finish_message(self, out: _Out) -> None:
-        """The message in progress ends as it last was (the next one started, or the agent ended)."""
-        current = self._message
-        if current is not None and current.last is not None:
-            run = self._runs.get(self._current or "")
-            if run is not None:
-                self._on_message(run, current.last, final=True, start=False, out=out)
-        self._message = None
+        run = self._runs.get(self._current or "")
+        self._events(run, self._stream.finish(run.shown_calls if run is not None else set()), out)
 
-    def _finished_block(self, run: _Run, block: w.Block) -> list[AgentEvent]:
-        if block.kind == "text":
-            return [FinalEvent(block.text)]  # finishes the streaming entry with this text
-        if block.kind == "thinking":
-            return [ReasoningEvent(block.text)]
-        if block.kind == "tool_call":
-            if block.tool_id is not None:
-                if block.tool_id in run.shown_calls:
-                    return []
-                run.shown_calls.add(block.tool_id)
-            return [ToolCallEvent(block.name, block.tool_id, block.args)]
-        return []
+    def _tool_call(self, run: _Run, call_id: Any, name: Any, args: Any, out: _Out) -> None:
+        self._events(run, self._stream.tool_call(run.shown_calls, call_id, name, args), out)
 
-    def _tool_call(self, run: _Run, tool_id: Any, name: Any, args: Any, out: _Out) -> None:
-        """The call is shown once: from the message's tool_call block, or here if that never came."""
-        key = _id(tool_id)
-        if key is None or key not in run.shown_calls:
-            self._finish_message(out)
-            if key is not None:
-                run.shown_calls.add(key)
-            self._events(run, [ToolCallEvent(str(name), key, args)], out)
-
-    def _events(self, run: _Run, events: list[AgentEvent], out: _Out) -> None:
+    def _events(self, run: _Run | None, events: list[AgentEvent], out: _Out) -> None:
         for event in events:
-            out.inputs += self._log.event(run.id, event, legacy=False)
+            out.inputs += self._log.event(run.id if run is not None else "lemon-0", event, legacy=False)
 
     # --- overlays and signals --------------------------------------------------------------------
 
@@ -496,10 +433,6 @@ class LemonSession:
         if shown != self._status_shown:
             self._status_shown = shown
             out.inputs.append(Status(shown))
-
-
-def _id(value: Any) -> str | None:
-    return value if isinstance(value, str) else None if value is None else compact_json(value)
 
 
 def _progress(name: Any, partial: Any) -> str:
