@@ -45,6 +45,12 @@ HELP = (
     "Keys: Enter sends, Ctrl-J new line, Esc cancels a run, Ctrl-C twice or Ctrl-D on an empty composer exits.",
     "Try: 'now pick a file', 'ask me for a commit message', 'long' (then Esc), 'retry', 'suggest something'.",
 )
+LEMON_HELP = (  # what differs with a Lemon runtime (seed 001): its commands, the fake's prompts
+    HELP[0],
+    "Runtime commands: /abort the run, /reset, /save, /stats, /ping, /quit (the runtime, then the demo).",
+    HELP[2],
+    "Try: 'pick a file', 'confirm the cleanup', 'ask me', 'edit the plan', 'signals', 'long' (then Esc).",
+)
 _TYPING_DELAY = 0.02  # seconds per character when the demo types a prompt itself
 _ANSWER_DELAY = 0.6  # seconds an unattended dialog stays on screen before it is answered
 
@@ -100,7 +106,7 @@ class Demo:
                     await self._type(self.prompts[0])
                     await self._wait_run_started()
                     await client.wait_idle()
-                    app.send(*(LogAppend("status", line) for line in HELP[-1:]))
+                    app.send(*(LogAppend("status", line) for line in self._help()[-1:]))
                 await consumer
         finally:
             consumer.cancel()
@@ -163,7 +169,7 @@ class Demo:
         assert app is not None and client is not None
         name = text.split()[0].lower()
         if name == "/help":
-            app.send(*(LogAppend("status", line) for line in HELP))
+            app.send(*(LogAppend("status", line) for line in self._help()))
         elif name == "/clear":
             app.send(LogClear())
         elif name == "/cancel":
@@ -175,6 +181,9 @@ class Demo:
             app.exit(0)
         else:
             app.send(LogAppend("error", f"Unknown command {name}; /help lists them."))
+
+    def _help(self) -> tuple[str, ...]:
+        return LEMON_HELP if self.client is not None and self.client.protocol == "lemon" else HELP
 
     async def _type(self, prompt: str) -> None:
         """Type ``prompt`` into the composer and press Enter (Submit goes to the runtime as usual)."""
