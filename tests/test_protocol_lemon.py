@@ -9,7 +9,6 @@ import pytest
 
 from inline_render.inputs import (
     ConfirmCancel,
-    ConfirmRequest,
     EditorSet,
     Input,
     LogAppend,
@@ -23,7 +22,7 @@ from inline_render.inputs import (
     Widget,
     Working,
 )
-from inline_render.outputs import ConfirmAnswer, Interrupt, PickAnswer, PromptAnswer, Submit
+from inline_render.outputs import Interrupt, PickAnswer, PromptAnswer, Submit
 from inline_render.protocol import lemon as w
 from inline_render.protocol.lemon_session import LemonSession, LemonStep
 from inline_render.testing.checks import CheckedRenderer
@@ -200,7 +199,7 @@ def answer_of(session: LemonSession, request: dict[str, Any], output: Any) -> tu
 
 
 def test_overlays_are_answered_in_the_shapes_of_2_2() -> None:
-    """select: the option's value or null; confirm: true/false; input/editor: the string or null."""
+    """select: the option's value or null; confirm: true/false (null on Esc); input/editor: the string or null."""
     session = running()
     options = ["plain", {"label": "Big", "value": {"size": 3}, "description": "d"}]
     select = {"id": "s1", "method": "select", "params": {"title": "Pick", "options": options}}
@@ -209,9 +208,11 @@ def test_overlays_are_answered_in_the_shapes_of_2_2() -> None:
     assert result == {"size": 3}
     assert answer_of(session, {**select, "id": "s2"}, PickAnswer("lemon:s2", ()))[1] is None  # Esc
     confirm = {"id": 7, "method": "confirm", "params": {"title": "Sure?", "message": "Really"}}
-    item, result = answer_of(session, confirm, ConfirmAnswer("lemon:7", True))
-    assert isinstance(item, ConfirmRequest) and item.message == "Really" and result is True
-    assert answer_of(session, {**confirm, "id": 8}, ConfirmAnswer("lemon:8", False))[1] is False
+    item, result = answer_of(session, confirm, PickAnswer("lemon:7", ("0",)))
+    assert isinstance(item, PickRequest) and [o.label for o in item.options] == ["Yes", "No"]  # 4.4: a SelectList
+    assert item.message == "Really" and result is True
+    assert answer_of(session, {**confirm, "id": 8}, PickAnswer("lemon:8", ("1",)))[1] is False
+    assert answer_of(session, {**confirm, "id": 9}, PickAnswer("lemon:9", ()))[1] is None  # Esc: null (4.4)
     ask = {"id": "i1", "method": "input", "params": {"title": "Name", "placeholder": "you"}}
     item, result = answer_of(session, ask, PromptAnswer("lemon:i1", "Ann"))
     assert isinstance(item, PromptRequest) and not item.multiline and item.placeholder == "you" and result == "Ann"
@@ -240,7 +241,7 @@ def test_ctrl_c_in_an_overlay_answers_null_and_closes_it_without_aborting() -> N
     step = session.handle_output(Interrupt("c-c"))
     assert step.send == ({"type": "ui_response", "id": "c", "result": None, "error": None},)
     assert step.inputs == (ConfirmCancel("lemon:c"),) and session.busy
-    assert session.handle_output(ConfirmAnswer("lemon:c", True)).send == ()  # closed: nothing more
+    assert session.handle_output(PickAnswer("lemon:c", ("0",))).send == ()  # closed: nothing more
 
 
 def test_an_unanswered_overlay_times_out_with_the_fallback_of_2_1() -> None:

@@ -61,7 +61,7 @@ def received(log: Path) -> list[dict[str, Any]]:
 def test_a_lemon_session_streams_once_answers_overlays_and_sends_commands(tmp_path: Path) -> None:
     """--protocol lemon: streamed text shown once, select/confirm/input/editor answered in 2.2's shapes."""
     log = tmp_path / "rx.jsonl"
-    answers = [["down", "enter"], ["y"], [*"fix it", "enter"], ["c-j", *"3. ship", "enter"]]
+    answers = [["down", "enter"], ["enter"], [*"fix it", "enter"], ["c-j", *"3. ship", "enter"]]
 
     async def main() -> tuple[list[str], list[str]]:
         ui = UI(log, answers, "lemon")

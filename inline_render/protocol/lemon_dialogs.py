@@ -1,7 +1,8 @@
 """Lemon's overlays (seed 001, 2.2 and 4.4): ``ui_request`` -> a core dialog; its answer -> ``result``.
 
 ``select`` is a pick list answered with the chosen option's ``value`` (null if
-cancelled); ``confirm`` a yes/no dialog answered true/false; ``input`` a
+cancelled); ``confirm`` a Yes/No pick list (4.4: a SelectList), answered
+true/false, or null when cancelled (Esc, as 4.4 asks of every overlay); ``input`` a
 single-line and ``editor`` a multi-line text dialog (``prefill`` as its text),
 answered with the string or null.  Params are read leniently: seed 001 does not
 fix them beyond ``title``, so an option may be a plain string or an object with
@@ -14,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..inputs import ConfirmRequest, Input, PickOption, PickRequest, PromptRequest
-from ..outputs import ConfirmAnswer, PickAnswer, PromptAnswer
+from ..inputs import Input, PickOption, PickRequest, PromptRequest
+from ..outputs import PickAnswer, PromptAnswer
 from .display import compact_json
 from .lemon import LemonUiRequest
 
@@ -69,8 +70,10 @@ def dialog_input(dialog_id: str, request: LemonUiRequest) -> tuple[Dialog, Input
         item: Input = PickRequest(dialog_id, title or "Choose", tuple(p for p, _ in pairs), message)
         return Dialog(request.id, method, title, tuple(v for _, v in pairs)), item
     if method == "confirm":
-        item = ConfirmRequest(dialog_id, title or "Confirm", message)
-    elif method in ("input", "editor"):
+        yes_no = (PickOption("0", "Yes"), PickOption("1", "No"))
+        item = PickRequest(dialog_id, title or "Confirm", yes_no, message)
+        return Dialog(request.id, method, title, (True, False)), item
+    if method in ("input", "editor"):
         default = _text(params, "prefill", "default", "text", "value")
         placeholder = _text(params, "placeholder")
         item = PromptRequest(dialog_id, title or "Input", message, default, placeholder, multiline=method == "editor")
@@ -79,10 +82,8 @@ def dialog_input(dialog_id: str, request: LemonUiRequest) -> tuple[Dialog, Input
     return Dialog(request.id, method, title), item
 
 
-def answer_result(dialog: Dialog, answer: ConfirmAnswer | PromptAnswer | PickAnswer) -> Any:
+def answer_result(dialog: Dialog, answer: PromptAnswer | PickAnswer) -> Any:
     """The ``ui_response`` ``result`` of 2.2 for the core's answer."""
-    if isinstance(answer, ConfirmAnswer):
-        return answer.ok
     if isinstance(answer, PromptAnswer):
         return answer.value
     if not answer.ids:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..inputs import NOTIFY_TYPES, ConfirmCancel, EditorSet, Input, Notify, Status, Widget, Working
-from ..outputs import ConfirmAnswer, Interrupt, Output, PickAnswer, PromptAnswer, Submit
+from ..outputs import Interrupt, Output, PickAnswer, PromptAnswer, Submit
 from . import lemon as w
 from .catalog import UiContext
 from .display import clip, compact_json
@@ -193,7 +193,7 @@ class LemonSession:
                 # Ctrl-C in an overlay cancels the overlay (4.4: result null), not the run.
                 return self._close_dialog(next(iter(self._dialogs)), None, None)
             return self.cancel_run()
-        if isinstance(output, (ConfirmAnswer, PromptAnswer, PickAnswer)):
+        if isinstance(output, (PromptAnswer, PickAnswer)):  # every Lemon overlay is a pick or a prompt
             dialog = self._dialogs.get(output.id)
             if dialog is None:
                 return LemonStep()  # closed meanwhile (timed out, runtime gone)
