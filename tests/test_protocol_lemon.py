@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from inline_render.inputs import (
     ConfirmCancel,
@@ -352,3 +354,58 @@ def test_a_message_left_open_is_finished_by_the_next_one_and_nothing_is_emitted_
         LogDelta("lemon-1#3", "2"),
         LogFinish("lemon-1#3"),
     ]
+
+
+def _json(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """JSON containers, biased towards Lemon's envelopes (a type, an event, params)."""
+    kinds = st.sampled_from(["ready", "event", "ui_request", "ui_notify", "ui_status", "ui_widget", "error", "x"])
+    keys = st.sampled_from(["type", "event", "data", "params", "id", "method", "message", "key", "text", "content"])
+    return st.one_of(
+        st.lists(children, max_size=4),
+        st.dictionaries(keys, children, max_size=4),
+        st.fixed_dictionaries({"type": kinds}, optional={"event": children, "params": children, "id": children}),
+    )
+
+
+EVIL = "x\x1b]52;c;ZXZpbA==\x07\x1b[2J\x9b31m\x1b[3Jy"
+
+
+def test_hostile_text_in_every_lemon_field_never_reaches_the_terminal_as_a_sequence() -> None:
+    """Escapes in streamed text, thinking, tool calls/results, notices, status, widgets, options: neutralized."""
+    session = running()
+    evil_text = {"type": "text", "text": EVIL}
+    call = {"type": "tool_call", "id": "c", "name": EVIL, "arguments": {"p": EVIL}}
+    step = feed(
+        session,
+        event("message_update", assistant({"type": "thinking", "thinking": EVIL}, evil_text), {}),
+        event("message_end", assistant({"type": "thinking", "thinking": EVIL}, evil_text, call)),
+        event("tool_execution_update", "c", EVIL, {}, {"content": [text(EVIL)]}),
+        event("tool_execution_end", "c", EVIL, {"content": [text(EVIL)]}, True),
+        event("error", EVIL, {}),
+        line({"type": "ui_notify", "params": {"message": EVIL, "notify_type": "warn"}}),
+        line({"type": "ui_status", "params": {"key": "k", "text": EVIL}}),
+        line({"type": "ui_working", "params": {"message": EVIL}}),
+        line({"type": "ui_widget", "params": {"key": "w", "content": EVIL, "opts": {}}}),
+        line({"type": "ui_request", "id": "s", "method": "select", "params": {"title": EVIL, "options": [EVIL]}}),
+        line({"type": "error", "message": EVIL}),
+    )
+    renderer = CheckedRenderer(60, 16)  # fails on any forbidden sequence written, after every tick
+    renderer.feed(step.inputs)
+    renderer.feed([])
+    shown = "\n".join(renderer.renderer.terminal.all_lines())
+    assert shown.count("ZXZpbA==") >= 5 and "\x1b" not in shown
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.one_of(
+        st.binary(max_size=80), st.recursive(st.none() | st.booleans() | st.text(max_size=8), _json, max_leaves=12)
+    )
+)
+def test_no_line_crashes_the_session_or_earns_a_reply_unless_it_is_an_overlay(raw: Any) -> None:
+    """Fuzz: any bytes or JSON value is decoded and handled without raising; only a ui_request is answered."""
+    session = running()
+    data = raw if isinstance(raw, bytes) else json.dumps(raw).encode()
+    step = session.receive(w.decode_lemon_line(data))
+    if step.send:
+        assert isinstance(raw, dict) and raw.get("type") == "ui_request"
