@@ -195,9 +195,12 @@ def test_an_error_event_and_an_error_stop_reason_are_error_entries() -> None:
 def answer_of(session: LemonSession, request: dict[str, Any], output: Any) -> tuple[Input, Any]:
     step = feed(session, line({"type": "ui_request", **request}))
     assert step.send == () and step.dialogs == (f"lemon:{request['id']}",)
-    (answer,) = session.handle_output(output).send
+    assert Working("") in step.inputs  # the agent waits for the user: no spinner meanwhile
+    answered = session.handle_output(output)
+    (answer,) = answered.send
     assert answer["type"] == "ui_response" and answer["id"] == request["id"] and answer["error"] is None
-    return step.inputs[-1], answer["result"]
+    assert answered.inputs == (Working("Working"),)  # the run goes on
+    return next(i for i in step.inputs if isinstance(i, (PickRequest, PromptRequest))), answer["result"]
 
 
 def test_overlays_are_answered_in_the_shapes_of_2_2() -> None:
@@ -242,7 +245,7 @@ def test_ctrl_c_in_an_overlay_answers_null_and_closes_it_without_aborting() -> N
     feed(session, line({"type": "ui_request", "id": "c", "method": "confirm", "params": {"title": "T"}}))
     step = session.handle_output(Interrupt("c-c"))
     assert step.send == ({"type": "ui_response", "id": "c", "result": None, "error": None},)
-    assert step.inputs == (ConfirmCancel("lemon:c"),) and session.busy
+    assert step.inputs == (ConfirmCancel("lemon:c"), Working("Working")) and session.busy
     assert session.handle_output(PickAnswer("lemon:c", ("0",))).send == ()  # closed: nothing more
 
 

@@ -201,6 +201,7 @@ class LemonSession:
             del self._dialogs[output.id]
             if not self.exited:
                 out.send.append(w.ui_response(dialog.wire_id, answer_result(dialog, output)))
+            self._resume_working(out)
             return out.step()
         return LemonStep()
 
@@ -368,11 +369,20 @@ class LemonSession:
         self._dialogs[dialog_id] = dialog
         out.inputs += [*self._log.finish_stream(), item]
         out.dialogs.append(dialog_id)
+        self._set_working("", out)  # the agent waits for the user, not the other way round
 
     def _close_dialog(self, dialog_id: str, result: Any, error: str | None) -> LemonStep:
         dialog = self._dialogs.pop(dialog_id)
-        send = () if self.exited else (w.ui_response(dialog.wire_id, result, error),)
-        return LemonStep((ConfirmCancel(dialog_id),), send)
+        out = _Out(inputs=[ConfirmCancel(dialog_id)])
+        if not self.exited:
+            out.send.append(w.ui_response(dialog.wire_id, result, error))
+        self._resume_working(out)
+        return out.step()
+
+    def _resume_working(self, out: _Out) -> None:
+        """The last overlay answered during a run: the spinner comes back."""
+        if self.busy and not self._dialogs:
+            self._set_working(WORKING, out)
 
     def _on_signal(self, signal: w.LemonSignal, out: _Out) -> None:
         params, kind = signal.params, signal.kind
