@@ -214,7 +214,7 @@ class Demo:
         assert app is not None and client is not None
         loop = asyncio.get_running_loop()
         deadline, calm = loop.time() + timeout, 0
-        while calm < 2 and loop.time() < deadline:
+        while calm < 2 and loop.time() < deadline and not client.session.exited:  # (Lemon's /quit ends it)
             await asyncio.sleep(0.05)
             state = app.state
             quiet = state is not None and state.dialog is None and not state.queued and not app.scheduler.pending
