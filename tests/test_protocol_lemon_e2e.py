@@ -172,17 +172,33 @@ def test_escape_while_streaming_aborts_the_run_once(tmp_path: Path) -> None:
 
 
 def test_the_demo_runs_a_lemon_runtime_end_to_end(tmp_path: Path) -> None:
-    """python -m inline_render demo --protocol lemon --runtime CMD --prompt ...: every run completes."""
+    """demo --protocol lemon --runtime CMD --prompt ...: streamed once, every overlay answered, signals, bad lines."""
     log = tmp_path / "rx.jsonl"
     runtime = " ".join([*FAKE_LEMON, "--log", str(log)])
     command = [sys.executable, "-m", "inline_render", "demo", "--script", "--mode", "plain", "--protocol", "lemon"]
     command += ["--runtime", runtime]
-    for prompt in ("hello", "pick a file", "signals", "/ping", "/quit"):
+    prompts = ("hello", "pick a file", "confirm it", "ask me", "edit the plan", "bad", "signals", "/ping", "/quit")
+    for prompt in prompts:
         command += ["--prompt", prompt]
     done = subprocess.run(command, capture_output=True, text=True, timeout=90)
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
-    for shown in ("already uses an f-string", "You picked: hello.py.", "A warn notice.", "Signals sent.", "pong"):
+    for shown in (
+        "already uses an f-string",
+        "You picked: hello.py.",
+        "Confirmed: true.",
+        "Commit message: .",
+        "The plan has 2 lines.",
+        "Still here after the bad lines.",
+        "A warn notice.",
+        "Signals sent.",
+        "pong",
+    ):
         assert out.count(shown) == 1, f"{shown!r}:\n{out}"
-    assert "Ignored" not in out and "\x1b]52" not in out
-    assert [m["type"] for m in received(log)] == ["prompt", "prompt", "ui_response", "prompt", "ping", "quit"]
+    assert out.count("Ignored a malformed") == 7 and "Ignored a bad" not in out  # one quiet line per bad line
+    assert "\x1b]52" not in out
+    rx = received(log)
+    overlays = ["prompt", "ui_response"] * 4  # pick, confirm, ask, edit: one answer each
+    assert [m["type"] for m in rx] == ["prompt", *overlays, "prompt", "prompt", "ping", "quit"]
+    assert [m["result"] for m in rx if m["type"] == "ui_response"] == ["hello.py", True, "", "1. read\n2. fix"]
+    assert all(m["error"] is None for m in rx if m["type"] == "ui_response")
