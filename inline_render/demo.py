@@ -97,14 +97,15 @@ class Demo:
                     if prompt.startswith("/"):
                         await self._wait_command()
                         continue
-                    await self._wait_run_started()
+                    await self._wait_run_started(before)
                     await client.wait_idle()
                     run = client.session.last_run
                     failed |= run == before or client.session.run_status(run or "") != "completed"
             else:
                 if self.first_auto and self.prompts:
+                    before = client.session.last_run
                     await self._type(self.prompts[0])
-                    await self._wait_run_started()
+                    await self._wait_run_started(before)
                     await client.wait_idle()
                     app.send(*(LogAppend("status", line) for line in self._help()[-1:]))
                 await consumer
@@ -220,13 +221,22 @@ class Demo:
             quiet = state is not None and state.dialog is None and not state.queued and not app.scheduler.pending
             calm = calm + 1 if quiet and not client.session.pending_requests() else 0
 
-    async def _wait_run_started(self, timeout: float = 10.0) -> None:
-        """Until the typed prompt reached the runtime as a run (or the runtime is gone)."""
+    async def _wait_run_started(self, before: str | None, timeout: float = 10.0) -> None:
+        """Until the typed prompt reached the runtime as a run (or the runtime is gone).
+
+        A run newer than ``before`` counts even if it is over already: a fast runtime
+        (Lemon's answers in one burst) can finish between two looks.
+        """
         client = self.client
         assert client is not None
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while not client.session.busy and not client.session.exited and loop.time() < deadline:
+        while (
+            not client.session.busy
+            and client.session.last_run == before
+            and not client.session.exited
+            and loop.time() < deadline
+        ):
             await asyncio.sleep(0.01)
 
 
