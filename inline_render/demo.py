@@ -9,6 +9,10 @@ Esc), ``retry`` (retries and compaction, quietly), or the commands ``/help``,
 ``/clear``, ``/cancel``, ``/exit`` and those that ask the runtime: ``/resume``,
 ``/model``, ``/skills``, ``/mcp``.
 
+``--protocol lemon`` speaks Lemon's JSON lines (seed 001) instead, by default to
+``python -m inline_render.fake_lemon``; ``auto`` (the default) recognises a
+Lemon runtime by its first line.
+
 ``--script`` (automatic when stdin is not a terminal, and in plain or JSON
 Lines output, which read no keys) plays the whole session unattended (each
 ``--prompt`` in turn, slash commands included), answering every dialog itself,
@@ -35,7 +39,7 @@ from .shell.schedule import DEFAULT_MAX_RATE
 from .shell.terminal_io import OutputMode, resolve_mode, stream_is_tty
 from .state import Config
 
-__all__ = ["DEMO_PROMPTS", "Demo", "build_parser", "main"]
+__all__ = ["DEMO_PROMPTS", "LEMON_PROMPTS", "Demo", "build_parser", "main"]
 
 DEMO_PROMPTS = ("Fix the greeting in hello.py", "Now pick a file to review", "ask me for a commit message")
 LEMON_PROMPTS = ("Check the greeting", "pick a file", "confirm the cleanup", "ask me for a commit message", "signals")
