@@ -136,6 +136,7 @@ def test_an_unanswered_overlay_gets_the_fallback_after_the_timeout(tmp_path: Pat
         ui = UI(log, [], "lemon", timeout=0.3)
         await ui.client.start()
         await ui.prompt("confirm it")
+        assert ui.renderer.state.dialog is None and not ui.renderer.state.queued  # closed, not left on screen
         await ui.client.close()
         return ui.lines
 
