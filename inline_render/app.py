@@ -73,6 +73,7 @@ class AppState:
     status_row: Row = ()  # a styled status (``Status(styled=True)``): its segments; ``status`` is their text
     working: str = ""
     working_since: float = 0.0
+    widgets: tuple[tuple[str, tuple[str, ...], bool], ...] = ()  # (key, sanitized rows, below), oldest first
     now: float = 0.0
     legacy_diff: bool = False
     fault: int | None = None

@@ -9,6 +9,10 @@ Esc), ``retry`` (retries and compaction, quietly), or the commands ``/help``,
 ``/clear``, ``/cancel``, ``/exit`` and those that ask the runtime: ``/resume``,
 ``/model``, ``/skills``, ``/mcp``.
 
+``--protocol lemon`` speaks Lemon's JSON lines (seed 001) instead, by default to
+``python -m inline_render.fake_lemon``; ``auto`` (the default) recognises a
+Lemon runtime by its first line.
+
 ``--script`` (automatic when stdin is not a terminal, and in plain or JSON
 Lines output, which read no keys) plays the whole session unattended (each
 ``--prompt`` in turn, slash commands included), answering prompts and picks
@@ -35,9 +39,9 @@ from collections.abc import Coroutine, Sequence
 from typing import Any
 
 from .cli import PROG, help_text
-from .inputs import ConfirmRequest, Input, LogAppend, LogClear, PickRequest, PromptRequest, Status
+from .inputs import ConfirmRequest, EditorSet, Input, LogAppend, LogClear, PickRequest, PromptRequest, Status
 from .outputs import Interrupt, Quit, Submit
-from .protocol.client import ClientConfig, RuntimeClient
+from .protocol.client import PROTOCOLS, ClientConfig, Protocol, RuntimeClient
 from .shell.llmdo import ApprovalPolicy, EventFormat, LlmDoWriter
 from .shell.llmdo_events import ErrorEvent
 from .shell.runner import AppOptions, InlineApp
@@ -45,14 +49,21 @@ from .shell.schedule import DEFAULT_MAX_RATE
 from .shell.terminal_io import OutputMode, resolve_mode, stream_is_tty
 from .state import Config
 
-__all__ = ["DEMO_PROMPTS", "Demo", "build_parser", "main"]
+__all__ = ["DEMO_PROMPTS", "LEMON_PROMPTS", "Demo", "build_parser", "main"]
 
 DEMO_PROMPTS = ("Fix the greeting in hello.py", "Now pick a file to review", "ask me for a commit message")
+LEMON_PROMPTS = ("Check the greeting", "pick a file", "confirm the cleanup", "ask me for a commit message", "signals")
 HELP = (
     "Commands: /help this text, /clear forget the log above the composer, /cancel stop the run, /exit quit.",
     "Runtime commands: /resume a saved session, /model choose the model, /skills list skills, /mcp MCP servers.",
     "Keys: Enter sends, Ctrl-J new line, Esc cancels a run, Ctrl-C twice or Ctrl-D on an empty composer exits.",
     "Try: 'now pick a file', 'ask me for a commit message', 'long' (then Esc), 'retry', 'suggest something'.",
+)
+LEMON_HELP = (  # what differs with a Lemon runtime (seed 001): its commands, the fake's prompts
+    HELP[0],
+    "Runtime commands: /abort the run, /reset, /save, /stats, /ping, /quit (the runtime, then the demo).",
+    HELP[2],
+    "Try: 'pick a file', 'confirm the cleanup', 'ask me', 'edit the plan', 'signals', 'long' (then Esc).",
 )
 _TYPING_DELAY = 0.02  # seconds per character when the demo types a prompt itself
 _ANSWER_DELAY = 0.6  # seconds an unattended dialog stays on screen before it is answered
@@ -70,8 +81,10 @@ class Demo:
         first_auto: bool,
         policy: ApprovalPolicy = ApprovalPolicy.ASK,
         events: LlmDoWriter | None = None,
+        protocol: Protocol = "auto",
     ) -> None:
         self.command = list(command)
+        self.protocol: Protocol = protocol
         self.prompts = list(prompts)
         self.unattended = unattended
         self.first_auto = first_auto
@@ -86,7 +99,10 @@ class Demo:
         """Start the runtime, play or serve the prompts, shut the runtime down; the exit code."""
         self.app = app
         on_events = self.events.facts if self.events is not None else None
-        client = RuntimeClient(self.command, on_inputs=self._on_inputs, config=ClientConfig(), on_events=on_events)
+        config = ClientConfig(protocol=self.protocol)
+        client = RuntimeClient(
+            self.command, on_inputs=self._on_inputs, config=config, on_events=on_events, on_title=app.set_title
+        )
         self.client = client
         app.send(Status("demo \u00b7 /help for commands"))
         consumer = asyncio.ensure_future(self._consume())
@@ -109,10 +125,11 @@ class Demo:
                     failed |= run == before or client.session.run_status(run or "") != "completed"
             else:
                 if self.first_auto and self.prompts:
+                    before = client.session.last_run
                     await self._type(self.prompts[0])
-                    await self._wait_run_started()
+                    await self._wait_run_started(before)
                     await client.wait_idle()
-                    app.send(*(LogAppend("status", line) for line in HELP[-1:]))
+                    app.send(*(LogAppend("status", line) for line in self._help()[-1:]))
                 await consumer
         finally:
             consumer.cancel()
@@ -192,6 +209,8 @@ class Demo:
             if isinstance(output, Submit) and output.text.strip().startswith("/"):
                 if not client.run_command(output.text.strip()):  # /resume, /model...: the runtime's
                     self._command(output.text.strip())
+                elif output.text.strip().lower() == "/quit":  # Lemon's /quit: the runtime was told; we go too
+                    self._command("/quit")
             elif isinstance(output, Interrupt) and output.key == "c-c" and not client.session.busy:
                 continue  # nothing runs; the status line already says how to exit (the runner's Ctrl-C hint)
             elif isinstance(output, Quit):
@@ -204,7 +223,7 @@ class Demo:
         assert app is not None and client is not None
         name = text.split()[0].lower()
         if name == "/help":
-            app.send(*(LogAppend("status", line) for line in HELP))
+            app.send(*(LogAppend("status", line) for line in self._help()))
         elif name == "/clear":
             app.send(LogClear())
         elif name == "/cancel":
@@ -217,12 +236,16 @@ class Demo:
         else:
             app.send(LogAppend("error", f"Unknown command {name}; /help lists them."))
 
+    def _help(self) -> tuple[str, ...]:
+        return LEMON_HELP if self.client is not None and self.client.protocol == "lemon" else HELP
+
     async def _type(self, prompt: str) -> None:
         """Type ``prompt`` into the composer and press Enter (Submit goes to the runtime as usual)."""
         app = self.app
         assert app is not None
         await self._wait_quiet()
         delay = _TYPING_DELAY if app.mode is OutputMode.INLINE else 0.0
+        app.press(EditorSet(""))  # a runtime may have put text there (Lemon's ui_set_editor_text): type afresh
         for char in prompt:
             app.press(char)
             if delay:
@@ -245,7 +268,7 @@ class Demo:
         assert app is not None and client is not None
         loop = asyncio.get_running_loop()
         deadline, calm = loop.time() + timeout, 0
-        while calm < 2 and loop.time() < deadline:
+        while calm < 2 and loop.time() < deadline and not client.session.exited:  # (Lemon's /quit ends it)
             await asyncio.sleep(0.05)
             state = app.state
             quiet = state is not None and state.dialog is None and not state.queued and not app.scheduler.pending
@@ -254,8 +277,9 @@ class Demo:
     async def _wait_run_started(self, before: str | None = None, timeout: float = 10.0) -> None:
         """Until the typed prompt reached the runtime as a run (or the runtime is gone).
 
-        ``before``: the last run before the prompt; a new one that already ended (a fast run, or one cancelled
-        because it needed an approval) has started too."""
+        ``before``: the last run before the prompt; a run newer than it counts even if it is over already (a
+        fast runtime, such as Lemon's answers in one burst, or a run cancelled because it needed an approval).
+        """
         client = self.client
         assert client is not None
         loop = asyncio.get_running_loop()
@@ -285,6 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--script", action="store_true", help="play unattended (default when stdin is not a TTY)")
     parser.add_argument("--runtime", metavar="CMD", help="runtime command line (default: the scripted fake runtime)")
+    parser.add_argument("--protocol", choices=PROTOCOLS, default="auto", help="wire dialect (auto: recognise Lemon)")
     parser.add_argument("--prompt", action="append", default=[], metavar="TEXT", help="a prompt to run (repeatable)")
     parser.add_argument("--record", metavar="FILE", help="record the session as a replayable scenario (inline mode)")
     parser.add_argument("--mode", choices=[m.value for m in OutputMode], default="auto", help="output mode")
@@ -326,6 +351,9 @@ def main(argv: list[str] | None = None) -> int:
         if not command:
             parser.error("argument --runtime: needs a command")
         prompts = args.prompt or (["hello"] if unattended else [])
+    elif args.protocol == "lemon":
+        command = [sys.executable, "-m", "inline_render.fake_lemon"]
+        prompts = args.prompt or list(LEMON_PROMPTS)
     else:
         command = [sys.executable, "-m", "inline_render.fake_runtime"]
         prompts = args.prompt or list(DEMO_PROMPTS)
@@ -339,7 +367,15 @@ def main(argv: list[str] | None = None) -> int:
         line_input=False,  # the demo types its own prompts when unattended; stdin is not a script
         transcript=events is None,
     )
-    demo = Demo(command, prompts, unattended=unattended, first_auto=bool(prompts), policy=policy, events=events)
+    demo = Demo(
+        command,
+        prompts,
+        unattended=unattended,
+        first_auto=bool(prompts),
+        policy=policy,
+        events=events,
+        protocol=args.protocol,
+    )
     app = InlineApp(options)
     code = asyncio.run(app.run(demo.main))
     if events is not None:

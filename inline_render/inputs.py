@@ -298,6 +298,19 @@ class EditorSet:
 
 
 @dataclass(frozen=True, slots=True)
+class Widget:
+    """A small block of text kept by ``key`` above the status line (``below``: under the composer).
+
+    A new text for the same key replaces it in place; an empty text removes it.
+    """
+
+    TYPE: ClassVar[str] = "widget"
+    key: str
+    text: str = ""
+    below: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Completions:
     """Completions for the composer (the answer to a ``complete.request`` output): each item replaces the
     ``replace`` characters before the cursor.  Ignored unless the composer still holds ``text``/``cursor``."""
@@ -354,6 +367,7 @@ Input = Union[
     Notify,
     Working,
     EditorSet,
+    Widget,
     Completions,
     HistorySet,
     Clock,

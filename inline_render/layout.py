@@ -1,8 +1,9 @@
 """Stages 2 and 3: ``compute_layout`` (rows, regions, RenderState rows) and ``draw_frame`` (pure).
 
-The viewport, top to bottom: the log tail, the dialog, the status line, the
-composer.  The composer is never dropped; a dialog gets the rows left after
-``min_log_rows``; the log tail gets the rest.  The log is top-aligned so new
+The viewport, top to bottom: the log tail, the dialog, the widgets above, the
+status line, the composer, the widgets below.  The composer is never dropped;
+widgets and then a dialog get the rows left after ``min_log_rows``; the log
+tail gets the rest.  The log is top-aligned so new
 rows appear right under the ones before, as they will in scrollback.
 """
 
@@ -36,6 +37,8 @@ class Layout:
     dialog_height: int
     status_height: int
     composer_height: int
+    above: tuple[str, ...]  # widget rows shown above the status line
+    below: tuple[str, ...]  # widget rows shown under the composer
     render: RenderState
     visible: tuple[LogRow, ...]
     to_insert: tuple[LogRow, ...]
@@ -95,6 +98,8 @@ def compute_layout(state: AppState) -> Layout:
     rest = height - composer_height
     status_height = 1 if rest >= 1 else 0
     rest -= status_height
+    above, below = _widget_rows(state, max(rest - config.min_log_rows, 0))
+    rest -= len(above) + len(below)
     dialog = state.dialog.render(width, policy) if state.dialog is not None else None
     dialog_height = 0
     dialog_shown: tuple[int, ...] = ()
@@ -140,6 +145,8 @@ def compute_layout(state: AppState) -> Layout:
         dialog_height=dialog_height,
         status_height=status_height,
         composer_height=composer_height,
+        above=above,
+        below=below,
         render=render,
         visible=pending[start - inserted :],
         to_insert=pending[: insert_end - inserted],
@@ -149,6 +156,15 @@ def compute_layout(state: AppState) -> Layout:
         composer_offset=composer_offset,
         composer_cursor=(cursor_row - composer_offset, cursor_col + len(prompt)),
     )
+
+
+def _widget_rows(state: AppState, room: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The widgets' rows that fit in ``room`` rows: those above the composer first, then those below."""
+    if not state.widgets or room <= 0:
+        return (), ()
+    above = tuple(row for _, rows, below in state.widgets if not below for row in rows)[:room]
+    under = tuple(row for _, rows, below in state.widgets if below for row in rows)[: room - len(above)]
+    return above, under
 
 
 def _status_row(state: AppState, width: int) -> Row:
@@ -207,7 +223,7 @@ def draw_frame(state: AppState, layout: Layout) -> Frame:
     tail += [()] * (layout.log_height - len(tail))  # blank rows under a short log (none when negative)
     rows: list[Row] = []  # the rest of the viewport, below the log tail (every row clipped to the width)
     cursor_row, cursor_col = layout.composer_cursor
-    cursor = (layout.height - layout.composer_height + cursor_row, cursor_col)
+    cursor = (layout.height - len(layout.below) - layout.composer_height + cursor_row, cursor_col)
     if layout.dialog is not None and layout.dialog_height:
         top = len(tail)
         theme = state.log.options.theme if state.log.options is not None else None
@@ -217,6 +233,8 @@ def draw_frame(state: AppState, layout: Layout) -> Frame:
             row, col = layout.dialog.cursor
             if row in layout.dialog_shown:
                 cursor = (top + layout.dialog_shown.index(row), col)
+    widget_style = _style(state, "status")
+    rows.extend(_dim_row(text, width, policy, widget_style) for text in layout.above)
     if layout.status_height:
         rows.append(_status_row(state, width))
     prompt = _prompt(state.config, width)
@@ -226,6 +244,7 @@ def draw_frame(state: AppState, layout: Layout) -> Frame:
     for index, text in enumerate(visible):
         lead = prompt if index + layout.composer_offset == 0 else " " * len(prompt)
         rows.append(_composer_row(lead, text, placeholder if index == 0 else "", width, policy, styles))
+    rows.extend(_dim_row(text, width, policy, widget_style) for text in layout.below)
     tail.extend(rows)
     return Frame(
         rows=tuple(tail),

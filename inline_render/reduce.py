@@ -48,6 +48,7 @@ from .inputs import (
     PromptRequest,
     Resize,
     Status,
+    Widget,
     Working,
 )
 from .log import LogState, log_rows
@@ -61,6 +62,7 @@ from .theme import draw_log_row
 
 __all__ = ["reduce_inputs"]
 
+MAX_WIDGET_ROWS = 5  # rows one widget may show: a widget is a small block, never a second log
 Outputs = list[Output]
 
 
@@ -225,6 +227,19 @@ def _editor(state: AppState, item: EditorSet, out: Outputs) -> AppState:
     return replace(state, composer=composer_set(state.composer, item.text))
 
 
+def _widget(state: AppState, item: Widget, out: Outputs) -> AppState:
+    """Replace widget ``key`` in place (a new one goes last); an empty text removes it."""
+    rows = tuple(flatten(line) for line in item.text.splitlines()[:MAX_WIDGET_ROWS]) if item.text.strip() else ()
+    entry = (item.key, rows, item.below)
+    keys = [key for key, _, _ in state.widgets]
+    if item.key in keys:
+        index = keys.index(item.key)
+        kept = state.widgets[:index] + ((entry,) if rows else ()) + state.widgets[index + 1 :]
+    else:
+        kept = state.widgets + ((entry,) if rows else ())
+    return replace(state, widgets=kept)
+
+
 def _completions(state: AppState, item: Completions, out: Outputs) -> AppState:
     return replace(state, composer=apply_completions(state.composer, item))
 
@@ -348,6 +363,7 @@ _HANDLERS: dict[type[Any], Callable[[AppState, Any, Outputs], AppState]] = {
     Notify: _notify,
     Working: _working,
     EditorSet: _editor,
+    Widget: _widget,
     Completions: _completions,
     HistorySet: _history,
     Clock: _clock,

@@ -33,6 +33,7 @@ EXAMPLES: list[dict[str, Any]] = [
     {"type": "notify", "message": "m", "notify_type": "warn"},
     {"type": "working", "message": "w"},
     {"type": "editor.set", "text": "e"},
+    {"type": "widget", "key": "todo", "text": "- a\n- b", "below": True},
     {"type": "history.set", "lines": ["git status", "ls"]},
     {"type": "completions", "text": "/he", "cursor": 3, "items": ["/help"], "meta": ["commands"], "replace": 3},
     {"type": "clock", "now": 1.5},

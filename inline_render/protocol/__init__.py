@@ -212,12 +212,21 @@ UI's ``ui.context.update`` and ``ui_context``, which the recorded UI did not sen
 ``python -m inline_render.fake_runtime`` (``--help`` for its options) is a
 strict seed-004 runtime with codelia's event order, written with nothing but
 the standard library: a reference for runtime authors.
+
+Lemon's JSON lines (seed 001) are a second dialect: ``ClientConfig(protocol="lemon")``,
+or ``"auto"`` (the default), which switches when the runtime's first line is Lemon's
+``{"type": "ready", ...}``.  ``lemon`` decodes its lines, ``LemonSession`` (same calls as
+``Session``) renders its events through the same normalized events and ``Transcript``;
+``python -m inline_render.fake_lemon`` speaks seed 001 verbatim.  The README's Lemon
+section lists what each message shows and what the UI answers.
 """
 
 from __future__ import annotations
 
-from .client import ClientConfig, InputSink, RuntimeClient
+from .client import PROTOCOLS, ClientConfig, InputSink, Protocol, RuntimeClient
 from .codec import DEFAULT_MAX_LINE_BYTES, Decoder, LineSplitter, decode_line, encode
+from .lemon import LemonDecoded, LemonReady, decode_lemon_line, is_lemon_ready
+from .lemon_session import LemonConfig, LemonSession, LemonStep
 from .mapping import Session, SessionConfig, Step
 from .messages import (
     Decoded,
@@ -238,6 +247,7 @@ from .transcript import Limits
 
 __all__ = [
     "DEFAULT_MAX_LINE_BYTES",
+    "PROTOCOLS",
     "PROTOCOL_VERSION",
     "Capabilities",
     "ClientConfig",
@@ -247,12 +257,18 @@ __all__ = [
     "ErrorResponse",
     "InitializeResult",
     "InputSink",
+    "LemonConfig",
+    "LemonDecoded",
+    "LemonReady",
+    "LemonSession",
+    "LemonStep",
     "Limits",
     "LineSplitter",
     "Malformed",
     "Message",
     "Notification",
     "PeerInfo",
+    "Protocol",
     "Request",
     "RequestId",
     "Response",
@@ -261,8 +277,10 @@ __all__ = [
     "SessionConfig",
     "Step",
     "TextLine",
+    "decode_lemon_line",
     "decode_line",
     "encode",
+    "is_lemon_ready",
     "message_from_json",
     "message_to_json",
 ]

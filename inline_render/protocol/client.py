@@ -28,21 +28,26 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
+from typing import Any, Literal
 
 from ..inputs import Input, LogAppend
 from ..outputs import Output
 from .catalog import UiContext
-from .codec import DEFAULT_MAX_LINE_BYTES, Decoder, LineSplitter, encode
+from .codec import DEFAULT_MAX_LINE_BYTES, LineSplitter, decode_split, encode
 from .facts import SessionEvent
+from .lemon import LemonReady, decode_lemon_line, encode_command, is_lemon_ready
+from .lemon_session import LemonConfig, LemonSession, LemonStep
 from .mapping import Session, SessionConfig, Step
 from .messages import Decoded, ErrorResponse, Message, Request, RequestId, Response
 from .methods import InitializeResult
 from .stdin_writer import StdinWriter
 
-__all__ = ["ClientConfig", "EventSink", "InputSink", "RuntimeClient", "workspace_context"]
+__all__ = ["PROTOCOLS", "ClientConfig", "EventSink", "InputSink", "Protocol", "RuntimeClient", "workspace_context"]
 
 InputSink = Callable[[list[Input]], Iterable[Output] | None]
 EventSink = Callable[[list[SessionEvent]], None]
+Protocol = Literal["auto", "codelia", "lemon"]
+PROTOCOLS: tuple[Protocol, ...] = ("auto", "codelia", "lemon")
 _READ_SIZE = 64 * 1024
 
 
@@ -57,6 +62,10 @@ class ClientConfig:
     cwd: str | None = None
     env: Mapping[str, str] | None = None
     context_debounce: float = 0.3  # seconds a working-directory change waits before ui.context.update
+    # The wire dialect: codelia's JSON-RPC (seed 004), Lemon's JSON lines (seed 001), or auto: codelia,
+    # unless the runtime's first line is Lemon's ``{"type": "ready", ...}``.
+    protocol: Protocol = "auto"
+    ui_request_timeout: float | None = 25.0  # seconds a Lemon overlay waits; then 2.1's fallback answers it
 
 
 class RuntimeClient:
@@ -68,12 +77,18 @@ class RuntimeClient:
         on_inputs: InputSink,
         config: ClientConfig | None = None,
         on_events: EventSink | None = None,
+        on_title: Callable[[str], None] | None = None,
     ) -> None:
         self.command = list(command)
         self.config = config or ClientConfig()
-        self.session = Session(self.config.session)
+        self.session: Session | LemonSession = (
+            LemonSession(self._lemon_config(False)) if self.config.protocol == "lemon" else Session(self.config.session)
+        )
         self._on_inputs = on_inputs
         self._on_events = on_events  # the session's normalized events (``facts``), before their inputs
+        self._on_title = on_title  # a Lemon runtime's ui_set_title (the shell sanitizes and restores it)
+        self._detecting = self.config.protocol == "auto"  # the first stdout line decides
+        self._dialog_timers: list[asyncio.TimerHandle] = []
         self._proc: asyncio.subprocess.Process | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._timers: dict[RequestId, asyncio.TimerHandle] = {}
@@ -96,8 +111,13 @@ class RuntimeClient:
     ) -> None:
         await self.close()
 
-    async def start(self) -> InitializeResult | None:
-        """Spawn the runtime and ``initialize``; None if it could not start or did not answer."""
+    @property
+    def protocol(self) -> Protocol:
+        """The dialect spoken (``auto`` until the first line came)."""
+        return "lemon" if isinstance(self.session, LemonSession) else "auto" if self._detecting else "codelia"
+
+    async def start(self) -> InitializeResult | LemonReady | None:
+        """Spawn the runtime and ``initialize`` (Lemon: wait for ``ready``); None if it failed or did not answer."""
         try:
             self._proc = await asyncio.create_subprocess_exec(
                 *self.command,
@@ -115,6 +135,10 @@ class RuntimeClient:
         assert self._proc.stdin is not None
         self._stdin = StdinWriter(self._proc.stdin, lambda text: self._apply(Step(inputs=(LogAppend("status", text),))))
         self._tasks = [asyncio.create_task(self._read_stdout()), asyncio.create_task(self._read_stderr())]
+        if isinstance(self.session, LemonSession):
+            session = self.session
+            await self._wait_for(lambda: session.server is not None, self.config.request_timeout)
+            return session.server
         step = self.session.initialize()
         request_id = next(m.id for m in step.send if isinstance(m, Request))
         self._apply(step)
@@ -122,6 +146,9 @@ class RuntimeClient:
         self._apply(self.session.set_context(workspace_context(self.config.cwd or os.getcwd())))
         await self._wait_for(lambda: request_id not in self.session.pending_requests())
         return self.session.server
+
+    def _lemon_config(self, probed: bool) -> LemonConfig:
+        return LemonConfig(limits=self.config.session.limits, probed=probed)
 
     def submit(self, prompt: str) -> None:
         """Start a run with ``prompt`` typed elsewhere than the composer (it is logged as 'user')."""
@@ -174,9 +201,10 @@ class RuntimeClient:
                 except TimeoutError:
                     continue
         await asyncio.gather(*self._tasks)
-        for timer in self._timers.values():
+        for timer in [*self._timers.values(), *self._dialog_timers]:
             timer.cancel()
         self._timers.clear()
+        self._dialog_timers.clear()
         if self._context_timer is not None:
             self._context_timer.cancel()
         return proc.returncode
@@ -194,15 +222,17 @@ class RuntimeClient:
             return False
         return done()
 
-    def _apply(self, step: Step) -> None:
+    def _apply(self, step: Step | LemonStep) -> None:
         """Send a step's messages, feed its inputs, and handle the outputs the callback returns."""
-        steps = deque([step])
+        steps: deque[Step | LemonStep] = deque([step])
         while steps:
             current = steps.popleft()
             for message in current.send:
                 self._write(message)
-            if current.events and self._on_events is not None:
+            if isinstance(current, Step) and current.events and self._on_events is not None:
                 self._on_events(list(current.events))
+            if isinstance(current, LemonStep):
+                self._lemon_effects(current)
             if current.inputs:
                 for output in self._on_inputs(list(current.inputs)) or ():
                     steps.append(self.session.handle_output(output))
@@ -210,9 +240,26 @@ class RuntimeClient:
         changed, self._changed = self._changed, asyncio.Event()
         changed.set()
 
-    def _write(self, message: Message) -> None:
+    def _lemon_effects(self, step: LemonStep) -> None:
+        """A Lemon step's timed overlays (2.1's timeout) and its terminal title."""
+        timeout = self.config.ui_request_timeout
+        if timeout is not None:
+            loop = asyncio.get_running_loop()
+            for dialog_id in step.dialogs:
+                self._dialog_timers.append(loop.call_later(timeout, self._dialog_timed_out, dialog_id, timeout))
+        if step.title is not None and self._on_title is not None:
+            self._on_title(step.title)
+
+    def _dialog_timed_out(self, dialog_id: str, seconds: float) -> None:
+        if isinstance(self.session, LemonSession):
+            self._apply(self.session.dialog_timed_out(dialog_id, seconds))
+
+    def _write(self, message: Message | dict[str, Any]) -> None:
         if self._stdin is None or self._stdin.closed:
             return  # the runtime is gone: its exit is reported by the stdout reader
+        if isinstance(message, dict):  # a Lemon command
+            self._stdin.write(encode_command(message))
+            return
         self._stdin.write(encode(message))  # bounded: a runtime that does not read is reported once
         if isinstance(message, Request):
             timeout = self.config.request_timeout
@@ -229,18 +276,34 @@ class RuntimeClient:
             timer = self._timers.pop(item.id, None)
             if timer is not None:
                 timer.cancel()
-        self._apply(self.session.receive(item))
+        if isinstance(self.session, Session):
+            self._apply(self.session.receive(item))
+
+    def _line(self, line_no: int, line: bytes | None) -> None:
+        """One stdout line, in the dialect spoken (the first line of ``auto`` decides which)."""
+        if self._detecting:
+            self._detecting = False
+            if is_lemon_ready(line):
+                # Lemon speaks first: drop the codelia handshake (its timer) and speak Lemon from now on.
+                for timer in self._timers.values():
+                    timer.cancel()
+                self._timers.clear()
+                self.session = LemonSession(self._lemon_config(True))
+        if isinstance(self.session, LemonSession):
+            self._apply(self.session.receive(decode_lemon_line(line)))
+        else:
+            self._receive(decode_split(line_no, line, self.config.max_line_bytes))
 
     async def _read_stdout(self) -> None:
         assert self._proc is not None and self._proc.stdout is not None
-        decoder = Decoder(self.config.max_line_bytes)
+        lines = LineSplitter(self.config.max_line_bytes)
         while data := await self._proc.stdout.read(_READ_SIZE):
-            for item in decoder.feed(data):
-                self._receive(item)
+            for line_no, line in lines.feed(data):
+                self._line(line_no, line)
             if self._stdin is not None:
                 await self._stdin.wait_writable()  # backpressure: read no more while it does not read our answers
-        for item in decoder.close():
-            self._receive(item)
+        for line_no, line in lines.close():
+            self._line(line_no, line)
         returncode = await self._proc.wait()
         # Let stderr's last lines (often the reason of a crash) show before the exit line.
         await asyncio.wait(self._tasks[1:], timeout=self.config.shutdown_timeout)

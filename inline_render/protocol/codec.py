@@ -30,6 +30,7 @@ __all__ = [
     "Decoder",
     "LineSplitter",
     "decode_line",
+    "decode_split",
     "encode",
 ]
 
@@ -152,14 +153,14 @@ class Decoder:
         return self._decode(self._lines.close())
 
     def _decode(self, lines: list[tuple[int, bytes | None]]) -> list[Decoded]:
-        return [
-            decode_line(line, line_no)
-            if line is not None
-            else Malformed(
-                PARSE_ERROR, f"Parse error: line {line_no} is longer than {self.max_line_bytes} bytes; discarded"
-            )
-            for line_no, line in lines
-        ]
+        return [decode_split(line_no, line, self.max_line_bytes) for line_no, line in lines]
+
+
+def decode_split(line_no: int, line: bytes | None, max_line_bytes: int) -> Decoded:
+    """One item of ``LineSplitter``: the decoded line, or the error of a line over ``max_line_bytes``."""
+    if line is not None:
+        return decode_line(line, line_no)
+    return Malformed(PARSE_ERROR, f"Parse error: line {line_no} is longer than {max_line_bytes} bytes; discarded")
 
 
 def encode(message: Message) -> bytes:

@@ -31,6 +31,7 @@ __all__ = [
     "StepCompleteEvent",
     "StepStartEvent",
     "TextEvent",
+    "TextSnapshotEvent",
     "ToolCallEvent",
     "ToolResultEvent",
     "UnknownEvent",
@@ -43,6 +44,19 @@ class TextEvent(JsonObject):
     """Streamed assistant text, appended to the run's assistant entry."""
 
     TYPE: ClassVar[str] = "text"
+    content: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class TextSnapshotEvent(JsonObject):
+    """The whole assistant text so far; it replaces the streaming entry's text (Lemon's ``message_update``).
+
+    Not a codelia event (seed 004 streams parts): kept out of ``EVENT_TYPES`` so
+    the codelia codec never builds it; the Lemon codec does.
+    """
+
+    TYPE: ClassVar[str] = "text_snapshot"
     content: str
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -196,6 +210,7 @@ class UnknownEvent:
 
 AgentEvent = (
     TextEvent
+    | TextSnapshotEvent
     | FinalEvent
     | ReasoningEvent
     | ToolCallEvent

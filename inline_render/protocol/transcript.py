@@ -35,6 +35,7 @@ from .events import (
     PermissionReadyEvent,
     ReasoningEvent,
     TextEvent,
+    TextSnapshotEvent,
     ToolCallEvent,
     ToolResultEvent,
 )
@@ -88,6 +89,8 @@ class Transcript:
         if isinstance(event, TextEvent):
             block = legacy_block(event.content) if legacy else None
             return self.legacy(block, run_id) if block is not None else self._text(run_id, run, event.content)
+        if isinstance(event, TextSnapshotEvent):
+            return self._snapshot(run_id, run, event.content)
         if isinstance(event, FinalEvent):
             return self._final(run_id, run, event.content)
         if isinstance(event, ReasoningEvent):
@@ -180,6 +183,20 @@ class Transcript:
         entry_id = self._entry_id(run_id, run)
         self._stream = _Stream(run_id, entry_id, text)
         return [*out, LogAppend("assistant", text, entry_id, final=False)]
+
+    def _snapshot(self, run_id: str, run: _RunLog, content: str) -> list[Input]:
+        """The whole text so far: the streaming entry grows by the new tail, or is replaced (never appended twice)."""
+        stream = self._stream
+        if stream is None or stream.run_id != run_id:
+            return self._text(run_id, run, content)
+        if content == stream.text:
+            return []
+        if content.startswith(stream.text):
+            tail = content[len(stream.text) :]
+            stream.text = content
+            return [LogDelta(stream.entry_id, tail)]
+        stream.text = content  # the core replaces what is not committed yet; committed rows stay
+        return [LogReplace(stream.entry_id, content)]
 
     def _final(self, run_id: str, run: _RunLog, content: str) -> list[Input]:
         stream = self._stream

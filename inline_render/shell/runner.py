@@ -56,6 +56,7 @@ from .probe import TerminalInfo, probe_terminal, read_reports
 from .schedule import DEFAULT_MAX_RATE, TickScheduler
 from .session import CTRL_C_HINT, SessionFeatures
 from .terminal_io import OutputMode, color_depth_for, resolve_mode, stream_is_tty, terminal_size
+from .title import POP_TITLE, PUSH_TITLE, title_sequence
 
 __all__ = ["CTRL_C_HINT", "AppOptions", "InlineApp", "Main", "config_for", "run"]
 
@@ -179,6 +180,7 @@ class InlineApp(AppApi, SessionFeatures):
         self._frames_written = 0  # frames written to the terminal (inline mode)
         self._frames_settled = 0  # the last of them known processed before any resize
         self._signals: list[tuple[signal.Signals, Any]] = []
+        self._title_set = False  # a title was set: the user's comes back at exit
 
     # --- the application's side ------------------------------------------------------------
 
@@ -196,6 +198,15 @@ class InlineApp(AppApi, SessionFeatures):
             items = self._run_bindings(items)
         self.scheduler.add(items, urgent=True)
         self._wake()
+
+    def set_title(self, title: str) -> None:
+        """Set the terminal's title (inline mode; printable text only); the user's title is restored at exit."""
+        if self.mode is not OutputMode.INLINE or self._ui is None:
+            return
+        if not self._title_set:
+            self._title_set = True
+            self._write_raw(PUSH_TITLE)
+        self._write_raw(title_sequence(title))
 
     def exit(self, code: int = 0) -> None:
         """Ask the app to stop: the main coroutine is cancelled and the terminal restored."""
@@ -472,6 +483,8 @@ class InlineApp(AppApi, SessionFeatures):
             if recorder is not None and hasattr(recorder, "close"):
                 with contextlib.suppress(Exception):
                     recorder.close()
+        if self._title_set:
+            self._write_raw(POP_TITLE)
         self._write_raw(LEAVE_MODES)
         self._drain_replies()
 

@@ -34,6 +34,7 @@ from ..inputs import (
     PromptRequest,
     Resize,
     Status,
+    Widget,
     Working,
 )
 from ..state import Config
@@ -330,6 +331,7 @@ def inputs(ids: tuple[str, ...] = ("s1", "s2", "d1")) -> st.SearchStrategy[Input
         st.builds(PermissionPreview, texts(2), st.one_of(st.none(), texts(8)), st.none(), st.booleans()),
         st.builds(PermissionReady, texts(2)),
         st.builds(EditorSet, texts(4)),
+        st.builds(Widget, st.sampled_from(("a", "b")), texts(4), st.booleans()),
         st.floats(0, 1e6, allow_nan=False).map(Clock),
         dialog_requests(ids[-1]),
         st.builds(ConfirmCancel, entry_id),
