@@ -126,8 +126,10 @@ def _move_code(rows: int, col: int | None) -> str:
     if rows > 0:
         # Down: line feeds, then the column (onlcr may have returned to column 0).  See ops.MoveBy.
         return "\n" * rows + column
-    # Up: CR or CHA for the column (CR also ends a pending wrap), then CUU, which never scrolls.
-    return column + (f"\x1b[{-rows if rows < -1 else ''}A" if rows else "")
+    # Up: CUU, which never scrolls, then the column: set last, so that it is the terminal's when the text
+    # comes (a terminal that re-wraps at a resize read between the two may move the cursor's column, e.g.
+    # tmux puts it at column 0 of a blank row, and a column set before would be lost).
+    return (f"\x1b[{-rows if rows < -1 else ''}A" if rows else "") + column
 
 
 _LINK_URL = re.compile(r"[\x21-\x5b\x5d-\x7e]{1,2048}")  # printable ASCII but backslash: no ESC, no ST, no space

@@ -78,6 +78,20 @@ def test_storm_on_the_model_keeps_every_row(family: TerminalFamily, seed: int) -
     replay(seed, family, None)
 
 
+# Cuts that lost a row before their fix (each fails on the library before it): the rows of the last frames
+# distrusted, not only the last one's (seed 2, cuts 6); the column set after CUU, not before, so a re-wrap
+# read between them cannot move it (seed 3, cuts 11: tmux put the cursor at column 0 and the rest of
+# "L0020 ..." overwrote its start).
+FOUND = [(2, 6), (3, 11)]
+
+
+@pytest.mark.parametrize(("seed", "cuts"), FOUND, ids=[f"{s}-{c}" for s, c in FOUND])
+@pytest.mark.parametrize("family", REWRAPPING, ids=[f.value for f in REWRAPPING])
+def test_storm_cuts_found_earlier_keep_every_row(family: TerminalFamily, seed: int, cuts: int) -> None:
+    """The in-flight cuts that once lost a row keep every inserted row once, in order."""
+    replay(seed, family, cuts)
+
+
 @pytest.mark.parametrize("cuts", CUTS)
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("family", REWRAPPING, ids=[f.value for f in REWRAPPING])
