@@ -146,6 +146,9 @@ def _hyperlink(piece: str, text: str, url: str) -> str:
     return f"{head}\x1b]8;;{url}\x1b\\{text}\x1b]8;;\x1b\\"
 
 
+_NOTHING_WRITTEN = EffectResult(0, 0, 0, True)
+
+
 def _rows_inserted(ops: tuple[Op, ...]) -> int:
     return sum([op.rows for op in ops if type(op) is Inserted])
 
@@ -217,6 +220,8 @@ class Vt100Backend:
 
     def write(self, plan: Plan) -> EffectResult:
         """Write a plan; never raises: a failure is reported in the result."""
+        if not plan.ops and plan.fail_after is None:
+            return _NOTHING_WRITTEN  # an idle tick: no bytes, no call into the sink
         data, ends = self.encode(plan)
         written, error = len(data), None
         try:

@@ -112,24 +112,33 @@ def diff_row(old: Row | None, new: Row, width: int, policy: WidthPolicy) -> tupl
         index += 1
     segments = list(new[index:])
     cut = 0
-    if index < size and old[index].style == new[index].style:
-        a, b = old[index].text, new[index].text
-        cut = _common_prefix(a, b)
-        column += text_width(b[:cut], policy)
-        segments[0] = Segment(b[cut:], new[index].style)
-        if not segments[0].text:
-            segments.pop(0)
+    if index < size:
+        kept, changed = old[index], new[index]
+        if kept.style is changed.style or kept.style == changed.style:  # styles are shared objects: identity first
+            a, b = kept.text, changed.text
+            cut = _common_prefix(a, b)
+            if cut:
+                column += text_width(b[:cut], policy)
+                if cut < len(b):
+                    segments[0] = Segment(b[cut:], changed.style)
+                else:
+                    segments.pop(0)
+    if segments and column >= width:
+        return 0, list(new), row_width(new, policy) < width  # an addition after the last column: see below
     # What follows the kept cells on screen; all ASCII (the usual case) cannot start zero-wide.
     rest = old[index:]
-    if (segments and column >= width) or (
-        not all(segment.text.isascii() for segment in rest)
-        and _zero_width_first("".join(segment.text for segment in rest)[cut:], policy)
-    ):
-        # A zero-width character lives in the cell before it: only rewriting that cell removes it, and one
-        # added after the last column cannot be reached by a cursor move (it would attach to the wrong cell).
-        return 0, list(new), row_width(new, policy) < width
-    new_width = column + sum(text_width(s.text, policy) for s in segments)
-    return column, segments, row_width(old, policy) > new_width and new_width < width
+    for segment in rest:
+        if not segment.text.isascii():
+            if _zero_width_first("".join([segment.text for segment in rest])[cut:], policy):
+                # A zero-width character lives in the cell before it: only rewriting that cell removes it, and
+                # one added after the last column cannot be reached by a cursor move (it would attach to the
+                # wrong cell).
+                return 0, list(new), row_width(new, policy) < width
+            break
+    new_width = column
+    for segment in segments:
+        new_width += text_width(segment.text, policy)
+    return column, segments, new_width < width and row_width(old, policy) > new_width
 
 
 class _Planner:
@@ -162,6 +171,7 @@ class _Planner:
         )
         self.drawn_log_rows = screen.drawn_log_rows
         self.first_written = self.height  # the first viewport row this plan writes to
+        self.moved = False  # anchoring or inserting changed the rows on screen from ``screen.drawn``
 
     def change(self) -> None:
         """Something is about to be drawn or moved."""
@@ -239,6 +249,7 @@ class _Planner:
             self.ops.append(_HIDE_CURSOR)  # the whole viewport is redrawn: no visible cursor on the way
             self.visible = False
         self.hide_before_change = False
+        self.moved = True
         top = screen.top if screen.anchored else self.cursor[0]
         top = max(0, min(top, self.rows - 1))
         if self.columns > 1:
@@ -267,6 +278,7 @@ class _Planner:
         rows = draw_log_rows(layout.to_insert, self.columns, self.policy)
         if not rows:
             return
+        self.moved = True
         if self.visible is not False:
             self.ops.append(_HIDE_CURSOR)  # before any row moves
             self.visible = False
@@ -284,10 +296,12 @@ class _Planner:
             position += count
 
     def finish(self, frame: Frame, show_cursor: bool) -> None:
-        drawn = self.drawn
-        for index, row in enumerate(frame.rows):
-            if drawn[index] is not row:  # the very row object (cached) is on screen already: no change
-                self.update_row(index, row)
+        """Draw ``frame``'s rows that differ from what is on screen; every row is then ``frame.rows``'s."""
+        if self.moved or self.screen.drawn is not frame.rows:
+            drawn = self.drawn
+            for index, row in enumerate(frame.rows):
+                if drawn[index] is not row:  # the very row object (cached) is on screen already: no change
+                    self.update_row(index, row)
         cursor_row, cursor_col = frame.cursor
         self.move(self.top + cursor_row, cursor_col)
         if show_cursor and self.visible is not True:
@@ -298,8 +312,42 @@ class _Planner:
             self.visible = False
 
 
+def _unchanged(state: AppState, layout: Layout, frame: Frame) -> bool:
+    """The terminal shows ``frame`` already, the cursor visible where it belongs: the plan is empty and the
+    screen knowledge is ``state.screen`` as it is (the fields ``plan_terminal_effects`` would set, compared)."""
+    screen = state.screen
+    cursor = screen.cursor
+    if (
+        screen.drawn is not frame.rows
+        or layout.to_insert
+        or cursor is None
+        or screen.broken
+        or not screen.anchored
+        or screen.cursor_visible is not True
+        or state.fault is not None
+    ):
+        return False
+    row, col = frame.cursor
+    return (
+        cursor[0] == max(0, min(screen.top + row, state.rows - 1))
+        and cursor[1] == col
+        and screen.first_written == layout.height
+        and screen.resized_from is None
+        and screen.start_row is None
+        and screen.drawn_columns == state.columns
+        and screen.drawn_log_rows == frame.log_rows
+        and screen.dialog_drawn == (state.dialog is not None and layout.dialog_height > 0)
+    )
+
+
+_NO_OPS = Plan((), None)
+
+
 def plan_terminal_effects(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projection]:
     """The operations that bring the terminal to ``frame``, inserting ``layout.to_insert`` first (pure)."""
+    if _unchanged(state, layout, frame):
+        # The usual idle tick (no input, or one that changed nothing on screen): nothing to plan or diff.
+        return _NO_OPS, Projection(state.screen, 0)
     planner = _Planner(state, layout)
     planner.anchor()
     planner.insert(layout)
@@ -309,10 +357,9 @@ def plan_terminal_effects(state: AppState, layout: Layout, frame: Frame) -> tupl
         ops = [_BEGIN_SYNC, *ops, _END_SYNC]
     if state.screen.broken:
         ops = [_CANCEL, *ops]  # first: ends any escape sequence a failed write left open
-    drawn = planner.drawn
     screen = Screen(
         top=planner.top,
-        drawn=tuple(cast("list[Row]", drawn)) if None not in drawn else tuple(row or () for row in drawn),
+        drawn=frame.rows,  # finish() drew every row of the frame: the planner's rows are these very objects
         drawn_columns=state.columns,
         drawn_log_rows=frame.log_rows,
         cursor=planner.cursor,
@@ -376,6 +423,8 @@ def settle(state: AppState, layout: Layout, plan: Plan, projection: Projection, 
         else:
             sync, cursor = state.render.sync_phase, state.render.cursor_phase
     if not inserted and sync is planned.sync_phase and cursor is planned.cursor_phase:
+        if planned is state.render and screen is state.screen and state.fault is None:
+            return state  # nothing changed (an idle tick): no copy
         render = planned  # the usual tick: nothing inserted, the phases as planned (visible_start >= inserted_until)
     else:
         # One RenderState built directly (the seven fields), not a chain of copies.

@@ -82,8 +82,33 @@ def _dialog_rows(total: int, size: int, focus: int) -> tuple[int, ...]:
     return (0, *range(start, start + size - 1))
 
 
+# The last layout and what it was computed from (compared by identity: every input is a frozen value, so
+# the same objects give the same layout).  A tick that changed none of them (no input, a status or clock
+# change) reuses it whole: an unchanged viewport is not derived again.  One entry, strong references.
+_LAST_LAYOUT: dict[None, tuple[Config, int, int, object, object, object, RenderState, Layout]] = {}
+
+
 def compute_layout(state: AppState) -> Layout:
     """Wrap the pending log and the widgets for the current size; place the regions."""
+    last = _LAST_LAYOUT.get(None)
+    if (
+        last is not None
+        and last[6] is state.render
+        and last[5] is state.log
+        and last[3] is state.composer
+        and last[4] is state.dialog
+        and last[0] is state.config
+        and last[1] == state.columns
+        and last[2] == state.rows
+    ):
+        return last[7]
+    layout = _compute_layout(state)
+    _LAST_LAYOUT[None] = (state.config, state.columns, state.rows, state.composer, state.dialog, state.log,
+                          state.render, layout)  # fmt: skip
+    return layout
+
+
+def _compute_layout(state: AppState) -> Layout:
     config = state.config
     width, policy = state.columns, config.width_policy
     height = min(config.viewport_height, state.rows)
@@ -182,8 +207,43 @@ def _composer_row(
     return clip_row(tuple(segments), width, policy)
 
 
+def _status_key(state: AppState) -> object:
+    """What the status row is drawn from (besides the width, policy and theme)."""
+    return (state.working, state.now, state.working_since) if state.working else state.status
+
+
+# The last frame, the inputs it was drawn from besides the status line (compared by identity), the status
+# row's index (-1: none) and its key.  A tick whose layout is the same object (nothing in the viewport
+# moved) reuses the frame; when only the status line changed, only that row is drawn again.
+_LAST_FRAME: dict[None, tuple[Layout, Config, object, object, object, int, object, Frame]] = {}
+
+
 def draw_frame(state: AppState, layout: Layout) -> Frame:
     """The viewport's styled rows and where the cursor belongs (the focused text field)."""
+    key = _status_key(state)
+    last = _LAST_FRAME.get(None)
+    if (
+        last is not None
+        and last[0] is layout
+        and last[3] is state.composer
+        and last[2] is state.dialog
+        and last[4] is state.log.options
+        and last[1] is state.config
+    ):
+        index, frame = last[5], last[7]
+        if index < 0 or last[6] == key:
+            return frame
+        row = _status_row(state, layout.columns)
+        rows = frame.rows
+        if rows[index] is not row:  # a cached row: the same text gives the same object
+            frame = Frame(rows=(*rows[:index], row, *rows[index + 1 :]), log_rows=frame.log_rows, cursor=frame.cursor)
+    else:
+        frame, index = _draw_frame(state, layout)
+    _LAST_FRAME[None] = (layout, state.config, state.dialog, state.composer, state.log.options, index, key, frame)
+    return frame
+
+
+def _draw_frame(state: AppState, layout: Layout) -> tuple[Frame, int]:
     width, policy = layout.columns, state.config.width_policy
     tail = draw_log_rows(layout.visible, width, policy)  # clipped already
     tail += [()] * (layout.log_height - len(tail))  # blank rows under a short log (none when negative)
@@ -197,7 +257,9 @@ def draw_frame(state: AppState, layout: Layout) -> Frame:
             row, col = layout.dialog.cursor
             if row in layout.dialog_shown:
                 cursor = (top + layout.dialog_shown.index(row), col)
+    status = -1
     if layout.status_height:
+        status = len(tail) + len(rows)
         rows.append(_status_row(state, width))
     prompt = _prompt(state.config, width)
     styles = (_style(state, "composer_prompt"), _style(state, "placeholder"))
@@ -207,8 +269,9 @@ def draw_frame(state: AppState, layout: Layout) -> Frame:
         lead = prompt if index + layout.composer_offset == 0 else " " * len(prompt)
         rows.append(_composer_row(lead, text, placeholder if index == 0 else "", width, policy, styles))
     tail.extend(rows)
-    return Frame(
+    frame = Frame(
         rows=tuple(tail),
         log_rows=layout.log_height,
         cursor=(min(cursor[0], layout.height - 1), min(cursor[1], width - 1)),
     )
+    return frame, status

@@ -204,7 +204,9 @@ def _notify(state: AppState, item: Notify, out: Outputs) -> AppState:
 
 
 def _status(state: AppState, item: Status, out: Outputs) -> AppState:
-    return replace(state, status=flatten(item.text))
+    text = flatten(item.text)
+    # A token counter sets the status on every update: one slot copy (evolve), none when it is unchanged.
+    return state if text == state.status else evolve(state, status=text)
 
 
 def _working(state: AppState, item: Working, out: Outputs) -> AppState:
@@ -225,7 +227,7 @@ def _history(state: AppState, item: HistorySet, out: Outputs) -> AppState:
 
 
 def _clock(state: AppState, item: Clock, out: Outputs) -> AppState:
-    return replace(state, now=item.now)
+    return evolve(state, now=item.now)
 
 
 def _fault(state: AppState, item: Fault, out: Outputs) -> AppState:
