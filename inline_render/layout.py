@@ -179,7 +179,13 @@ def _status_row(state: AppState, width: int) -> Row:
     if state.working:
         frame = SPINNER[int(max(0.0, state.now - state.working_since) * 10) % len(SPINNER)]
         return _dim_row(f"{frame} {state.working}", width, state.config.width_policy, _style(state, "status"))
-    return _dim_row(state.status, width, state.config.width_policy, _style(state, "status"))
+    text = state.status
+    if text.isascii():
+        # What _dim_row gives for sanitized ASCII, without its cache: a token counter's texts are new every
+        # update and would only push the rows worth keeping (placeholder, spinner) out of it.
+        text = text[:width]
+        return (Segment(text, _style(state, "status")),) if text else ()
+    return _dim_row(text, width, state.config.width_policy, _style(state, "status"))
 
 
 def _style(state: AppState, element: str) -> Style:
@@ -235,7 +241,7 @@ def draw_frame(state: AppState, layout: Layout) -> Frame:
             return frame
         row = _status_row(state, layout.columns)
         rows = frame.rows
-        if rows[index] is not row:  # a cached row: the same text gives the same object
+        if rows[index] != row:
             frame = Frame(rows=(*rows[:index], row, *rows[index + 1 :]), log_rows=frame.log_rows, cursor=frame.cursor)
     else:
         frame, index = _draw_frame(state, layout)
