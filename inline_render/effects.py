@@ -112,13 +112,18 @@ def diff_row(old: Row | None, new: Row, width: int, policy: WidthPolicy) -> tupl
         index += 1
     segments = list(new[index:])
     cut = 0
+    kept_all = index == len(old)  # every old cell is kept (the usual keystroke: text added at the end)
     if index < size:
         kept, changed = old[index], new[index]
         if kept.style is changed.style or kept.style == changed.style:  # styles are shared objects: identity first
             a, b = kept.text, changed.text
             cut = _common_prefix(a, b)
             if cut:
-                column += text_width(b[:cut], policy)
+                if cut == len(a):
+                    column += text_width(a, policy)  # b[:cut] is a: the text measured before, not a new one
+                    kept_all = index == len(old) - 1
+                else:
+                    column += text_width(b[:cut], policy)
                 if cut < len(b):
                     segments[0] = Segment(b[cut:], changed.style)
                 else:
@@ -138,7 +143,8 @@ def diff_row(old: Row | None, new: Row, width: int, policy: WidthPolicy) -> tupl
     new_width = column
     for segment in segments:
         new_width += text_width(segment.text, policy)
-    return column, segments, new_width < width and row_width(old, policy) > new_width
+    # The old row was as wide as the kept cells when all of it was kept: nothing of it is left to erase.
+    return column, segments, new_width < width and not kept_all and row_width(old, policy) > new_width
 
 
 class _Planner:

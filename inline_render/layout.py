@@ -249,35 +249,69 @@ def draw_frame(state: AppState, layout: Layout) -> Frame:
     return frame
 
 
+# The parts of the last frame drawn from scratch, each with what it was drawn from: the log tail (its log
+# rows, compared by value: equal rows draw alike; a keystroke shows the very same rows), and the dialog and
+# composer rows with the cursor.  A part whose inputs did not change is not drawn again.
+_LAST_TAIL: dict[None, tuple[tuple[LogRow, ...], int, int, WidthPolicy, tuple[Row, ...]]] = {}
+_LAST_BELOW: dict[None, tuple[tuple[object, ...], tuple[Row, ...], tuple[Row, ...], tuple[int, int]]] = {}
+
+
+def _tail_rows(layout: Layout, policy: WidthPolicy) -> tuple[Row, ...]:
+    """The log tail's rows, blank rows under a short log included."""
+    visible, width, height = layout.visible, layout.columns, layout.log_height
+    last = _LAST_TAIL.get(None)
+    if (
+        last is not None
+        and last[1] == width
+        and last[2] == height
+        and last[3] is policy
+        and (last[0] is visible or last[0] == visible)
+    ):
+        return last[4]
+    tail = draw_log_rows(visible, width, policy)  # clipped already
+    tail += [()] * (layout.log_height - len(tail))  # blank rows under a short log (none when negative)
+    rows = tuple(tail)
+    _LAST_TAIL[None] = (visible, width, height, policy, rows)
+    return rows
+
+
 def _draw_frame(state: AppState, layout: Layout) -> tuple[Frame, int]:
     width, policy = layout.columns, state.config.width_policy
-    tail = draw_log_rows(layout.visible, width, policy)  # clipped already
-    tail += [()] * (layout.log_height - len(tail))  # blank rows under a short log (none when negative)
-    rows: list[Row] = []  # the rest of the viewport, below the log tail (every row clipped to the width)
+    tail = _tail_rows(layout, policy)
+    key = (
+        layout.columns, layout.height, len(tail), layout.dialog, layout.dialog_height, layout.dialog_shown,
+        layout.composer, layout.composer_offset, layout.composer_height, layout.composer_cursor,
+        state.config, state.dialog, state.log.options, not state.composer.text,
+    )  # fmt: skip
+    last = _LAST_BELOW.get(None)
+    if last is not None and last[0] == key:
+        dialog, composer, cursor = last[1], last[2], last[3]
+    else:
+        dialog, composer, cursor = _below(state, layout, len(tail))
+        _LAST_BELOW[None] = (key, dialog, composer, cursor)
+    status: tuple[Row, ...] = (_status_row(state, width),) if layout.status_height else ()
+    frame = Frame(rows=(*tail, *dialog, *status, *composer), log_rows=layout.log_height, cursor=cursor)
+    return frame, len(tail) + len(dialog) if status else -1
+
+
+def _below(state: AppState, layout: Layout, top: int) -> tuple[tuple[Row, ...], tuple[Row, ...], tuple[int, int]]:
+    """The dialog's rows, the composer's rows, and the cursor (the focused text field's; ``top``: the dialog's row)."""
+    width, policy = layout.columns, state.config.width_policy
+    dialog: list[Row] = []  # every row clipped to the width
     cursor_row, cursor_col = layout.composer_cursor
     cursor = (layout.height - layout.composer_height + cursor_row, cursor_col)
     if layout.dialog is not None and layout.dialog_height:
-        top = len(tail)
-        rows.extend(clip_row(layout.dialog.rows[index], width, policy) for index in layout.dialog_shown)
+        dialog.extend(clip_row(layout.dialog.rows[index], width, policy) for index in layout.dialog_shown)
         if isinstance(state.dialog, PromptDialog) and layout.dialog.cursor is not None:
             row, col = layout.dialog.cursor
             if row in layout.dialog_shown:
                 cursor = (top + layout.dialog_shown.index(row), col)
-    status = -1
-    if layout.status_height:
-        status = len(tail) + len(rows)
-        rows.append(_status_row(state, width))
     prompt = _prompt(state.config, width)
     styles = (_style(state, "composer_prompt"), _style(state, "placeholder"))
     visible = layout.composer[layout.composer_offset : layout.composer_offset + layout.composer_height]
     placeholder = state.config.placeholder if not state.composer.text else ""
+    composer: list[Row] = []
     for index, text in enumerate(visible):
         lead = prompt if index + layout.composer_offset == 0 else " " * len(prompt)
-        rows.append(_composer_row(lead, text, placeholder if index == 0 else "", width, policy, styles))
-    tail.extend(rows)
-    frame = Frame(
-        rows=tuple(tail),
-        log_rows=layout.log_height,
-        cursor=(min(cursor[0], layout.height - 1), min(cursor[1], width - 1)),
-    )
-    return frame, status
+        composer.append(_composer_row(lead, text, placeholder if index == 0 else "", width, policy, styles))
+    return tuple(dialog), tuple(composer), (min(cursor[0], layout.height - 1), min(cursor[1], width - 1))
