@@ -619,7 +619,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog=f"{PROG} bench", description=help_text(__doc__.split("\n\n")[0]))
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON to FILE")
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
-    parser.add_argument("--peers", action="store_true", help="also run W1 through Rich Live and prompt_toolkit")
+    parser.add_argument("--peers", action="store_true", help="also run W1 and W1S through Rich Live and prompt_toolkit")
     parser.add_argument(
         "--only", metavar="NAMES", help="comma-separated workloads (w1:100,w2,w3:1000,w4,w5:100,w1s:100,idle,status)"
     )
@@ -627,10 +627,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--one", metavar="NAME", help=argparse.SUPPRESS)  # child process: one workload
     args = parser.parse_args(argv)
     check = not args.no_invariants
-    if args.one == "peers":
+    if args.one and args.one.partition(":")[0] == "peers":  # "peers" (W1) or "peers:w1s"
         from .bench_peers import main_peers
 
-        print(json.dumps(main_peers(args.quick)))
+        print(json.dumps(main_peers(args.quick, args.one.partition(":")[2] or "w1")))
         return 0
     if args.one:
         print(json.dumps(run_workload(args.one, args.quick, check)))
@@ -652,6 +652,8 @@ def main(argv: list[str]) -> int:
 
         peers = run_peers(args.quick)
         report["peers"] = peers
+        print(format_peers(peers), flush=True)
+        report["peers_status"] = peers = run_peers(args.quick, "w1s")  # issue 14: with a token counter
         print(format_peers(peers), flush=True)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
