@@ -363,18 +363,19 @@ def plan_terminal_effects(state: AppState, layout: Layout, frame: Frame) -> tupl
         ops = [_BEGIN_SYNC, *ops, _END_SYNC]
     if state.screen.broken:
         ops = [_CANCEL, *ops]  # first: ends any escape sequence a failed write left open
+    # Positional arguments, named in the comments: binding 11 keywords cost more than setting the fields.
     screen = Screen(
-        top=planner.top,
-        drawn=frame.rows,  # finish() drew every row of the frame: the planner's rows are these very objects
-        drawn_columns=state.columns,
-        drawn_log_rows=frame.log_rows,
-        cursor=planner.cursor,
-        cursor_visible=planner.visible,
-        anchored=True,
-        start_row=None,
-        dialog_drawn=state.dialog is not None and layout.dialog_height > 0,  # a dialog with no row on screen is unseen
-        broken=False,
-        first_written=planner.first_written,
+        planner.top,  # top
+        frame.rows,  # drawn; finish() drew every row of the frame: the planner's rows are these very objects
+        state.columns,  # drawn_columns
+        frame.log_rows,  # drawn_log_rows
+        planner.cursor,  # cursor
+        planner.visible,  # cursor_visible
+        True,  # anchored
+        None,  # start_row
+        state.dialog is not None and layout.dialog_height > 0,  # dialog_drawn; a dialog with no row on screen is unseen
+        False,  # broken
+        planner.first_written,  # first_written
     )
     return Plan(tuple(ops), state.fault), Projection(screen, len(layout.to_insert))
 
@@ -435,12 +436,12 @@ def settle(state: AppState, layout: Layout, plan: Plan, projection: Projection, 
     else:
         # One RenderState built directly (the seven fields), not a chain of copies.
         render = RenderState(
-            wrapped_total=planned.wrapped_total,
-            visible_start=max(planned.visible_start, inserted_until),
-            visible_end=planned.visible_end,
-            inserted_until=inserted_until,
-            sync_phase=sync,
-            confirm_phase=planned.confirm_phase,
-            cursor_phase=cursor,
+            planned.wrapped_total,  # wrapped_total
+            max(planned.visible_start, inserted_until),  # visible_start
+            planned.visible_end,  # visible_end
+            inserted_until,  # inserted_until
+            sync,  # sync_phase
+            planned.confirm_phase,  # confirm_phase
+            cursor,  # cursor_phase
         )
     return evolve(state, log=log, render=render, screen=screen, fault=None)

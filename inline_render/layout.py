@@ -149,29 +149,30 @@ def _compute_layout(state: AppState) -> Layout:
         and render.sync_phase is sync
     ):  # else the same seven fields: keep the object (a tick that adds no row builds none)
         render = RenderState(
-            wrapped_total=total,
-            visible_start=start,
-            visible_end=total,
-            inserted_until=inserted,
-            sync_phase=sync,
-            confirm_phase=render.confirm_phase,
-            cursor_phase=render.cursor_phase,
+            total,  # wrapped_total
+            start,  # visible_start
+            total,  # visible_end
+            inserted,  # inserted_until
+            sync,  # sync_phase
+            render.confirm_phase,  # confirm_phase
+            render.cursor_phase,  # cursor_phase
         )
+    # Positional arguments, named in the comments: binding 14 keywords cost more than setting the fields.
     return Layout(
-        columns=width,
-        height=height,
-        log_height=log_height,
-        dialog_height=dialog_height,
-        status_height=status_height,
-        composer_height=composer_height,
-        render=render,
-        visible=pending[start - inserted :],
-        to_insert=pending[: insert_end - inserted],
-        dialog=dialog,
-        dialog_shown=dialog_shown,
-        composer=texts,
-        composer_offset=composer_offset,
-        composer_cursor=(cursor_row - composer_offset, cursor_col + len(prompt)),
+        width,  # columns
+        height,  # height
+        log_height,  # log_height
+        dialog_height,  # dialog_height
+        status_height,  # status_height
+        composer_height,  # composer_height
+        render,  # render
+        pending[start - inserted :],  # visible
+        pending[: insert_end - inserted],  # to_insert
+        dialog,  # dialog
+        dialog_shown,  # dialog_shown
+        texts,  # composer
+        composer_offset,  # composer_offset
+        (cursor_row - composer_offset, cursor_col + len(prompt)),  # composer_cursor
     )
 
 
@@ -242,7 +243,7 @@ def draw_frame(state: AppState, layout: Layout) -> Frame:
         row = _status_row(state, layout.columns)
         rows = frame.rows
         if rows[index] != row:
-            frame = Frame(rows=(*rows[:index], row, *rows[index + 1 :]), log_rows=frame.log_rows, cursor=frame.cursor)
+            frame = Frame((*rows[:index], row, *rows[index + 1 :]), frame.log_rows, frame.cursor)
     else:
         frame, index = _draw_frame(state, layout)
     _LAST_FRAME[None] = (layout, state.config, state.dialog, state.composer, state.log.options, index, key, frame)
@@ -290,7 +291,7 @@ def _draw_frame(state: AppState, layout: Layout) -> tuple[Frame, int]:
         dialog, composer, cursor = _below(state, layout, len(tail))
         _LAST_BELOW[None] = (key, dialog, composer, cursor)
     status: tuple[Row, ...] = (_status_row(state, width),) if layout.status_height else ()
-    frame = Frame(rows=(*tail, *dialog, *status, *composer), log_rows=layout.log_height, cursor=cursor)
+    frame = Frame((*tail, *dialog, *status, *composer), layout.log_height, cursor)  # rows, log_rows, cursor
     return frame, len(tail) + len(dialog) if status else -1
 
 
