@@ -111,7 +111,7 @@ def diff_row(old: Row | None, new: Row, width: int, policy: WidthPolicy) -> tupl
         column += text_width(new[index].text, policy)
         index += 1
     segments = list(new[index:])
-    cut = 0
+    cut = unchanged_tail = 0
     kept_all = index == len(old)  # every old cell is kept (the usual keystroke: text added at the end)
     if index < size:
         kept, changed = old[index], new[index]
@@ -128,6 +128,13 @@ def diff_row(old: Row | None, new: Row, width: int, policy: WidthPolicy) -> tupl
                     segments[0] = Segment(b[cut:], changed.style)
                 else:
                     segments.pop(0)
+            if index == len(old) - 1 == len(new) - 1 and len(a) == len(b) != cut and a.isascii() and b.isascii():
+                # The last segment changed inside and kept its width (a token counter in a status line): the
+                # cells after the change are left as they are on screen, so only the changed cells are written.
+                # a[cut] != b[cut] (else the rows were equal), so the common suffix ends after the cut.
+                unchanged_tail = common_prefix(a[::-1], b[::-1])
+                if unchanged_tail:
+                    segments[0] = Segment(b[cut : len(b) - unchanged_tail], changed.style)
     if segments and column >= width:
         return 0, list(new), row_width(new, policy) < width  # an addition after the last column: see below
     # What follows the kept cells on screen; all ASCII (the usual case) cannot start zero-wide.
@@ -140,7 +147,7 @@ def diff_row(old: Row | None, new: Row, width: int, policy: WidthPolicy) -> tupl
                 # wrong cell).
                 return 0, list(new), row_width(new, policy) < width
             break
-    new_width = column
+    new_width = column + unchanged_tail
     for segment in segments:
         new_width += text_width(segment.text, policy)
     # The old row was as wide as the kept cells when all of it was kept: nothing of it is left to erase.
