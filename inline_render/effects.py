@@ -354,13 +354,17 @@ def _unchanged(state: AppState, layout: Layout, frame: Frame) -> bool:
 
 
 _NO_OPS = Plan((), None)
+_LAST_UNCHANGED: dict[None, Projection] = {}  # the projection of the last unchanged screen (idle ticks reuse it)
 
 
 def plan_terminal_effects(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projection]:
     """The operations that bring the terminal to ``frame``, inserting ``layout.to_insert`` first (pure)."""
     if _unchanged(state, layout, frame):
         # The usual idle tick (no input, or one that changed nothing on screen): nothing to plan or diff.
-        return _NO_OPS, Projection(state.screen, 0)
+        last = _LAST_UNCHANGED.get(None)
+        if last is None or last.screen is not state.screen:
+            last = _LAST_UNCHANGED[None] = Projection(state.screen, 0)
+        return _NO_OPS, last
     planner = _Planner(state, layout)
     planner.anchor()
     planner.insert(layout)
