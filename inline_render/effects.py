@@ -117,24 +117,28 @@ def diff_row(old: Row | None, new: Row, width: int, policy: WidthPolicy) -> tupl
         kept, changed = old[index], new[index]
         if kept.style is changed.style or kept.style == changed.style:  # styles are shared objects: identity first
             a, b = kept.text, changed.text
-            cut = _common_prefix(a, b)
+            if len(a) == len(b) and a != b and a.isascii() and b.isascii():
+                # Equal-width ASCII texts (a counter in a status line): where they differ, seen from both ends, is
+                # where the XOR of their bytes read as big integers has its highest and its lowest set bit.
+                xor = int.from_bytes(a.encode(), "big") ^ int.from_bytes(b.encode(), "big")
+                cut = len(a) - (xor.bit_length() + 7) // 8
+                if index == len(old) - 1 == len(new) - 1:
+                    # The last segment changed inside and kept its width: the cells after the change are left
+                    # as they are on screen, so only the changed cells are written.
+                    unchanged_tail = ((xor & -xor).bit_length() - 1) // 8
+            else:
+                cut = _common_prefix(a, b)
             if cut:
                 if cut == len(a):
                     column += text_width(a, policy)  # b[:cut] is a: the text measured before, not a new one
                     kept_all = index == len(old) - 1
                 else:
                     column += text_width(b[:cut], policy)
+            if cut or unchanged_tail:
                 if cut < len(b):
-                    segments[0] = Segment(b[cut:], changed.style)
+                    segments[0] = Segment(b[cut : len(b) - unchanged_tail], changed.style)
                 else:
                     segments.pop(0)
-            if index == len(old) - 1 == len(new) - 1 and len(a) == len(b) != cut and a.isascii() and b.isascii():
-                # The last segment changed inside and kept its width (a token counter in a status line): the
-                # cells after the change are left as they are on screen, so only the changed cells are written.
-                # a[cut] != b[cut] (else the rows were equal), so the common suffix ends after the cut.
-                unchanged_tail = common_prefix(a[::-1], b[::-1])
-                if unchanged_tail:
-                    segments[0] = Segment(b[cut : len(b) - unchanged_tail], changed.style)
     if segments and column >= width:
         return 0, list(new), row_width(new, policy) < width  # an addition after the last column: see below
     # What follows the kept cells on screen; all ASCII (the usual case) cannot start zero-wide.
