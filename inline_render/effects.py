@@ -371,7 +371,8 @@ def plan_terminal_effects(state: AppState, layout: Layout, frame: Frame) -> tupl
         return _NO_OPS, last
     planner = _Planner(state, layout)
     planner.anchor()
-    planner.insert(layout)
+    if layout.to_insert:
+        planner.insert(layout)
     planner.finish(frame, show_cursor=not layout.to_insert)
     ops = planner.ops
     if ops and state.config.synchronized_output:
