@@ -148,6 +148,19 @@ def _hyperlink(piece: str, text: str, url: str) -> str:
     return f"{head}\x1b]8;;{url}\x1b\\{text}\x1b]8;;\x1b\\"
 
 
+_NOTHING_WRITTEN = EffectResult(0, 0, 0, True)
+
+
+def _ends(pieces: list[str]) -> list[int]:
+    """The byte offset at which each piece ends once the pieces are joined and encoded as UTF-8."""
+    ends: list[int] = []
+    size = 0
+    for piece in pieces:
+        size += len(piece) if piece.isascii() else len(piece.encode("utf-8", "replace"))
+        ends.append(size)
+    return ends
+
+
 def _rows_inserted(ops: tuple[Op, ...]) -> int:
     return sum([op.rows for op in ops if type(op) is Inserted])
 
@@ -184,9 +197,13 @@ class Vt100Backend:
 
     def encode(self, plan: Plan) -> tuple[bytes, list[int]]:
         """The bytes of a plan and the byte offset at which each operation ends."""
+        pieces = self._pieces(plan)
+        # One encode for the whole plan: UTF-8 (with "replace") encodes code point by code point.
+        return "".join(pieces).encode("utf-8", "replace"), _ends(pieces)
+
+    def _pieces(self, plan: Plan) -> list[str]:
+        """The text of each operation of a plan, in order (the backend's style follows them)."""
         pieces: list[str] = []
-        ends: list[int] = []
-        size = 0
         for op in plan.ops:
             if type(op) is Text:  # the most frequent operation first
                 style = op.style
@@ -212,14 +229,14 @@ class Vt100Backend:
             else:  # pragma: no cover - every Op type is handled above
                 raise AssertionError(f"unknown operation {op!r}")
             pieces.append(piece)
-            size += len(piece) if piece.isascii() else len(piece.encode("utf-8", "replace"))
-            ends.append(size)
-        # One encode for the whole plan: UTF-8 (with "replace") encodes code point by code point.
-        return "".join(pieces).encode("utf-8", "replace"), ends
+        return pieces
 
     def write(self, plan: Plan) -> EffectResult:
         """Write a plan; never raises: a failure is reported in the result."""
-        data, ends = self.encode(plan)
+        if not plan.ops and plan.fail_after is None:
+            return _NOTHING_WRITTEN  # an idle tick: no bytes, no call into the sink
+        pieces = self._pieces(plan)
+        data = "".join(pieces).encode("utf-8", "replace")
         written, error = len(data), None
         try:
             if plan.fail_after is not None and plan.fail_after < len(data):
@@ -233,8 +250,9 @@ class Vt100Backend:
         except OSError as failure:
             written, error = 0, f"terminal write failed: {failure}"
         if error is None:
-            return EffectResult(len(data), len(ends), _rows_inserted(plan.ops), True)
+            return EffectResult(len(data), len(pieces), _rows_inserted(plan.ops), True)
         self._style = None
+        ends = _ends(pieces)  # where each operation ends: only a failure needs them
         done = 0
         while done < len(ends) and ends[done] <= written:
             done += 1

@@ -21,7 +21,12 @@ Workloads (the ``issue 6`` contract):
 * ``w5``: as ``w1``, but the answer is Markdown (headings, paragraphs, nested
   lists, highlighted code blocks, tables) rendered with the commit rule of
   ``mdview.py``.  W1-W4 run with ``markdown=False`` (plain text, as measured
-  before Markdown existed); only W5 renders Markdown.
+  before Markdown existed); only W5 renders Markdown;
+* ``w1s``: W1 with a token counter in the status line, changed with every
+  delta (issue 14);
+* ``idle`` and ``status``: a settled UI (10,000-line log, an answer in the
+  viewport), then ticks without input, or whose only input is a new status
+  text (issue 14: an unchanged region is neither re-derived nor re-diffed).
 
 An *update* is what one input batch costs: its tick plus, when that tick
 inserted rows into scrollback, the one follow-up redraw tick (``Renderer.feed``).
@@ -47,7 +52,7 @@ from prompt_toolkit.output.color_depth import ColorDepth
 
 from .backend import Vt100Backend
 from .cli import PROG, help_text
-from .inputs import Input, Key, LogAppend, LogDelta, LogFinish, Resize
+from .inputs import Input, Key, LogAppend, LogDelta, LogFinish, Resize, Status
 from .state import Config, SyncPhase
 from .tick import Renderer, TickResult
 
@@ -71,6 +76,10 @@ __all__ = [
     "w3_events",
     "w4_events",
     "w5_events",
+    "w1s_events",
+    "idle_events",
+    "status_events",
+    "status_text",
     "markdown_text",
     "workload_names",
 ]
@@ -399,6 +408,47 @@ def w4_events(lines: int = 10_000, keys: int = 1000) -> Iterator[Event]:
         yield "measure", [Key(key)]
 
 
+def status_text(tokens: int) -> str:
+    """A token counter's status line (ASCII, as the harness of issue 14 used)."""
+    return f"assistant: {tokens:,} tokens"
+
+
+def w1s_events(lines: int, deltas: int = 2000, warm: int = 300) -> Iterator[Event]:
+    """W1S: W1 with a token counter in the status line: every update is a delta and the status's new count."""
+    tokens = 0
+    for phase, batch in w1_events(lines, deltas, warm):
+        if phase != "prefill" and type(batch[0]) is LogDelta:
+            tokens += 1
+            batch = [*batch, Status(status_text(tokens))]
+        yield phase, batch
+
+
+def _settled(lines: int, seed: int) -> Iterator[Event]:
+    """A prefilled log, a finished answer in the viewport, a status line: a UI waiting for input."""
+    rng = random.Random(seed)
+    yield from _prefill(rng, lines)
+    yield "warmup", [LogAppend("assistant", "\n".join(log_lines(rng, 6)))]
+    yield "warmup", [Status(status_text(0))]
+
+
+def idle_events(lines: int = 10_000, ticks: int = 2000) -> Iterator[Event]:
+    """IDLE: a settled UI (``_settled``); ``ticks`` ticks without input (what a wake-up with nothing new costs)."""
+    yield from _settled(lines, SEED + 7)
+    for _ in range(100):
+        yield "warmup", []
+    for _ in range(ticks):
+        yield "measure", []
+
+
+def status_events(lines: int = 10_000, ticks: int = 2000) -> Iterator[Event]:
+    """STATUS: a settled UI; ``ticks`` status-only changes (a token counter counting up), one per update."""
+    yield from _settled(lines, SEED + 8)
+    for tokens in range(1, 101):
+        yield "warmup", [Status(status_text(tokens))]
+    for tokens in range(101, 101 + ticks):
+        yield "measure", [Status(status_text(tokens * 7))]
+
+
 def _retained(renderer: Renderer) -> dict[str, int]:
     """What the state keeps of the log: pending entries and their characters (inserted rows are dropped)."""
     log = renderer.state.log
@@ -453,6 +503,9 @@ WORKLOADS: dict[str, Callable[[int, bool], Iterator[Event]]] = {
     "w3": lambda lines, quick: w3_events(lines, 20 if quick else 100),
     "w4": lambda _lines, quick: w4_events(1_000 if quick else 10_000, 100 if quick else 1000),
     "w5": lambda lines, quick: w5_events(lines, 200 if quick else 2000, 30 if quick else 300),
+    "w1s": lambda lines, quick: w1s_events(lines, 200 if quick else 2000, 30 if quick else 300),
+    "idle": lambda _lines, quick: idle_events(1_000 if quick else 10_000, 200 if quick else 2000),
+    "status": lambda _lines, quick: status_events(1_000 if quick else 10_000, 200 if quick else 2000),
 }
 
 
@@ -463,12 +516,13 @@ def _sizes(quick: bool) -> tuple[list[int], list[int]]:
 def workload_names(quick: bool) -> list[str]:
     """Every workload of a run, as ``name[:lines]`` strings."""
     w1, w3 = _sizes(quick)
-    return [*(f"w1:{n}" for n in w1), "w2", *(f"w3:{n}" for n in w3), "w4", *(f"w5:{n}" for n in w1)]
+    issue14 = [f"w1s:{w1[1]}", "idle", "status"]  # a token counter in the status line; ticks that change little
+    return [*(f"w1:{n}" for n in w1), "w2", *(f"w3:{n}" for n in w3), "w4", *(f"w5:{n}" for n in w1), *issue14]
 
 
 def _valid_name(name: str) -> bool:
     kind, colon, lines = name.partition(":")
-    if kind in ("w1", "w3", "w5"):
+    if kind in ("w1", "w3", "w5", "w1s"):
         return bool(colon) and lines.isdigit() and int(lines) > 0
     return kind in WORKLOADS and not colon
 
@@ -522,7 +576,9 @@ def format_results(results: list[dict[str, object]]) -> str:
     lines: list[str] = []
     for result in results:
         name = str(result["workload"])
-        unit = {"w1": "delta", "w2": "batch", "w3": "resize", "w4": "key", "w5": "delta"}[name.partition(":")[0]]
+        unit = {"w1": "delta", "w2": "batch", "w3": "resize", "w4": "key", "w5": "delta", "w1s": "delta"}.get(
+            name.partition(":")[0], "tick"
+        )
         lines.append(f"{name}  (cpu {result['cpu_s']} s, peak RSS {result['peak_rss_mb']} MB)")
         lines.append(row_line(f"per {unit}", result["per_update"], "upd"))
         if result["inserting"] != {"count": 0}:
@@ -563,16 +619,18 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog=f"{PROG} bench", description=help_text(__doc__.split("\n\n")[0]))
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON to FILE")
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
-    parser.add_argument("--peers", action="store_true", help="also run W1 through Rich Live and prompt_toolkit")
-    parser.add_argument("--only", metavar="NAMES", help="comma-separated workloads (w1:100,w2,w3:1000,w4,w5:100)")
+    parser.add_argument("--peers", action="store_true", help="also run W1 and W1S through Rich Live and prompt_toolkit")
+    parser.add_argument(
+        "--only", metavar="NAMES", help="comma-separated workloads (w1:100,w2,w3:1000,w4,w5:100,w1s:100,idle,status)"
+    )
     parser.add_argument("--no-invariants", action="store_true", help="Config(check_invariants=False)")
     parser.add_argument("--one", metavar="NAME", help=argparse.SUPPRESS)  # child process: one workload
     args = parser.parse_args(argv)
     check = not args.no_invariants
-    if args.one == "peers":
+    if args.one and args.one.partition(":")[0] == "peers":  # "peers" (W1) or "peers:w1s"
         from .bench_peers import main_peers
 
-        print(json.dumps(main_peers(args.quick)))
+        print(json.dumps(main_peers(args.quick, args.one.partition(":")[2] or "w1")))
         return 0
     if args.one:
         print(json.dumps(run_workload(args.one, args.quick, check)))
@@ -580,7 +638,8 @@ def main(argv: list[str]) -> int:
     names = args.only.split(",") if args.only else workload_names(args.quick)
     bad = [name for name in names if not _valid_name(name)]
     if bad:
-        print(f"{PROG} bench: unknown workload {', '.join(bad)} (known: w1:N, w2, w3:N, w4, w5:N)", file=sys.stderr)
+        known = "w1:N, w2, w3:N, w4, w5:N, w1s:N, idle, status"
+        print(f"{PROG} bench: unknown workload {', '.join(bad)} (known: {known})", file=sys.stderr)
         return 2
     results: list[dict[str, object]] = []
     for name in names:
@@ -593,6 +652,8 @@ def main(argv: list[str]) -> int:
 
         peers = run_peers(args.quick)
         report["peers"] = peers
+        print(format_peers(peers), flush=True)
+        report["peers_status"] = peers = run_peers(args.quick, "w1s")  # issue 14: with a token counter
         print(format_peers(peers), flush=True)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:

@@ -29,7 +29,7 @@ import gc
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any, cast
 
@@ -38,7 +38,16 @@ from .state import Config
 from .style import Row, Style
 from .theme import draw_log_row
 
-__all__ = ["PEER_LINES", "Capture", "capture_w1", "format_peers", "main_peers", "run_peers"]
+__all__ = [
+    "PEER_LINES",
+    "PEER_WORKLOADS",
+    "Capture",
+    "capture_events",
+    "capture_w1",
+    "format_peers",
+    "main_peers",
+    "run_peers",
+]
 
 PEER_LINES = 10_000  # the log length of the W1 run the peers replay (they keep no log, so it does not matter to them)
 WARM = 200  # updates replayed untimed before a peer's measured ones
@@ -74,13 +83,21 @@ class ByteCounter:
 
 def capture_w1(lines: int, deltas: int, warm: int) -> tuple[dict[str, object], list[Capture]]:
     """Run our W1 (timed as the bench does) and capture every measured update's rows."""
-    config = Config(viewport_height=10)
+    return capture_events(bench.w1_events(lines, deltas, warm))
+
+
+def capture_events(events: Iterable[bench.Event]) -> tuple[dict[str, object], list[Capture]]:
+    """Run a workload's events (timed as the bench does) and capture every measured update's rows.
+
+    ``Config(markdown=False)``, as the bench runs W1: the peers get the very rows of the bench's W1.
+    """
+    config = Config(viewport_height=10, markdown=False)
     renderer = bench.make_renderer(80, 24, config)
     sink = renderer.backend.sink
     assert isinstance(sink, bench.CountingSink)
     measured = bench.Measured()
     captures: list[Capture] = []
-    for phase, batch in bench.w1_events(lines, deltas, warm):
+    for phase, batch in events:
         if phase != "measure":
             renderer.feed(batch)
             continue
@@ -286,10 +303,16 @@ def _replay(peer: Any, captures: list[Capture]) -> dict[str, object]:
     return measured.figures()
 
 
-def measure_peers(lines: int, deltas: int, warm: int) -> dict[str, object]:
-    """Ours, Rich Live and prompt_toolkit on the same W1 rows, in this process; with ratios to ours."""
-    ours, captures = capture_w1(lines, deltas, warm)
-    results: dict[str, object] = {"workload": f"w1:{lines}", "ours": ours}
+PEER_WORKLOADS: dict[str, Callable[[int, int, int], Iterable[bench.Event]]] = {
+    "w1": bench.w1_events,
+    "w1s": bench.w1s_events,  # issue 14: the status line's token counter changes with every delta
+}
+
+
+def measure_peers(lines: int, deltas: int, warm: int, workload: str = "w1") -> dict[str, object]:
+    """Ours, Rich Live and prompt_toolkit on the same rows (W1, or W1S), in this process; with ratios to ours."""
+    ours, captures = capture_events(PEER_WORKLOADS[workload](lines, deltas, warm))
+    results: dict[str, object] = {"workload": f"{workload}:{lines}", "ours": ours}
     for name, factory in (("rich", _RichPeer), ("prompt_toolkit", _PromptToolkitPeer)):
         try:
             peer = factory(captures[0])
@@ -298,8 +321,28 @@ def measure_peers(lines: int, deltas: int, warm: int) -> dict[str, object]:
             continue
         results[name] = _replay(peer, captures)
     results["ratios"] = _ratios(results)
+    results["targets"] = _targets(results, workload)
     results["versions"] = _versions()
     return results
+
+
+def _targets(results: dict[str, object], workload: str) -> list[str]:
+    """Issue 14's targets against this run: CPU per update at most 1/10 of Rich's with the status change (1/15
+    without), bytes per update at most prompt_toolkit's with it."""
+    ours, rich, toolkit = results["ours"], results.get("rich"), results.get("prompt_toolkit")
+    assert isinstance(ours, dict)
+    mine = ours["per_update"]
+    lines: list[str] = []
+    share = 10 if workload == "w1s" else 15
+    if isinstance(rich, dict) and "error" not in rich:
+        limit = rich["per_update"]["us_median"] / share
+        verdict = "met" if mine["us_median"] <= limit else f"not met ({mine['us_median'] / limit:.2f}x the limit)"
+        lines.append(f"CPU/update {mine['us_median']} us <= 1/{share} of Rich's ({limit:.1f} us): {verdict}")
+    if workload == "w1s" and isinstance(toolkit, dict) and "error" not in toolkit:
+        limit = toolkit["per_update"]["bytes_median"]
+        verdict = "met" if mine["bytes_median"] <= limit else f"not met ({mine['bytes_median'] / limit:.2f}x)"
+        lines.append(f"bytes/update {mine['bytes_median']} <= prompt_toolkit's ({limit}): {verdict}")
+    return lines
 
 
 def _ratios(results: dict[str, object]) -> dict[str, dict[str, float]]:
@@ -333,9 +376,10 @@ def _versions() -> dict[str, str]:
     return out
 
 
-def run_peers(quick: bool) -> dict[str, object]:
+def run_peers(quick: bool, workload: str = "w1") -> dict[str, object]:
     """Run the peer comparison in a child process of its own (like every bench workload)."""
-    command = [sys.executable, "-m", "inline_render", "bench", "--one", "peers"]
+    one = "peers" if workload == "w1" else f"peers:{workload}"
+    command = [sys.executable, "-m", "inline_render", "bench", "--one", one]
     if quick:
         command.append("--quick")
     done = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -347,9 +391,9 @@ def run_peers(quick: bool) -> dict[str, object]:
     return result
 
 
-def main_peers(quick: bool) -> dict[str, object]:
+def main_peers(quick: bool, workload: str = "w1") -> dict[str, object]:
     """The child process's work: ``measure_peers`` at the bench's sizes."""
-    return measure_peers(1_000 if quick else PEER_LINES, 200 if quick else 2000, 30 if quick else 300)
+    return measure_peers(1_000 if quick else PEER_LINES, 200 if quick else 2000, 30 if quick else 300, workload)
 
 
 def format_peers(results: dict[str, object]) -> str:
@@ -371,4 +415,7 @@ def format_peers(results: dict[str, object]) -> str:
         for name, ratio in ratios.items():
             text = ", ".join(f"{key} {value}x" for key, value in ratio.items())
             lines.append(f"  {name} / ours: {text}")
+    targets = results.get("targets")
+    if isinstance(targets, list):
+        lines.extend(f"  target: {line}" for line in targets)
     return "\n".join(lines)

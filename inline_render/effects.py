@@ -112,25 +112,51 @@ def diff_row(old: Row | None, new: Row, width: int, policy: WidthPolicy) -> tupl
         column += text_width(new[index].text, policy)
         index += 1
     segments = list(new[index:])
-    cut = 0
-    if index < size and old[index].style == new[index].style:
-        a, b = old[index].text, new[index].text
-        cut = _common_prefix(a, b)
-        column += text_width(b[:cut], policy)
-        segments[0] = Segment(b[cut:], new[index].style)
-        if not segments[0].text:
-            segments.pop(0)
+    cut = unchanged_tail = 0
+    kept_all = index == len(old)  # every old cell is kept (the usual keystroke: text added at the end)
+    if index < size:
+        kept, changed = old[index], new[index]
+        if kept.style is changed.style or kept.style == changed.style:  # styles are shared objects: identity first
+            a, b = kept.text, changed.text
+            if len(a) == len(b) and a != b and a.isascii() and b.isascii():
+                # Equal-width ASCII texts (a counter in a status line): where they differ, seen from both ends, is
+                # where the XOR of their bytes read as big integers has its highest and its lowest set bit.
+                xor = int.from_bytes(a.encode(), "big") ^ int.from_bytes(b.encode(), "big")
+                cut = len(a) - (xor.bit_length() + 7) // 8
+                if index == len(old) - 1 == len(new) - 1:
+                    # The last segment changed inside and kept its width: the cells after the change are left
+                    # as they are on screen, so only the changed cells are written.
+                    unchanged_tail = ((xor & -xor).bit_length() - 1) // 8
+            else:
+                cut = _common_prefix(a, b)
+            if cut:
+                if cut == len(a):
+                    column += text_width(a, policy)  # b[:cut] is a: the text measured before, not a new one
+                    kept_all = index == len(old) - 1
+                else:
+                    column += text_width(b[:cut], policy)
+            if cut or unchanged_tail:
+                if cut < len(b):
+                    segments[0] = Segment(b[cut : len(b) - unchanged_tail], changed.style)
+                else:
+                    segments.pop(0)
+    if segments and column >= width:
+        return 0, list(new), row_width(new, policy) < width  # an addition after the last column: see below
     # What follows the kept cells on screen; all ASCII (the usual case) cannot start zero-wide.
     rest = old[index:]
-    if (segments and column >= width) or (
-        not all(segment.text.isascii() for segment in rest)
-        and _zero_width_first("".join(segment.text for segment in rest)[cut:], policy)
-    ):
-        # A zero-width character lives in the cell before it: only rewriting that cell removes it, and one
-        # added after the last column cannot be reached by a cursor move (it would attach to the wrong cell).
-        return 0, list(new), row_width(new, policy) < width
-    new_width = column + sum(text_width(s.text, policy) for s in segments)
-    return column, segments, row_width(old, policy) > new_width and new_width < width
+    for segment in rest:
+        if not segment.text.isascii():
+            if _zero_width_first("".join([segment.text for segment in rest])[cut:], policy):
+                # A zero-width character lives in the cell before it: only rewriting that cell removes it, and
+                # one added after the last column cannot be reached by a cursor move (it would attach to the
+                # wrong cell).
+                return 0, list(new), row_width(new, policy) < width
+            break
+    new_width = column + unchanged_tail
+    for segment in segments:
+        new_width += text_width(segment.text, policy)
+    # The old row was as wide as the kept cells when all of it was kept: nothing of it is left to erase.
+    return column, segments, new_width < width and not kept_all and row_width(old, policy) > new_width
 
 
 class _Planner:
@@ -164,6 +190,7 @@ class _Planner:
         self.drawn_log_rows = screen.drawn_log_rows
         self.first_written = self.height  # the first viewport row this plan writes to
         self.inserted_rows = 0  # rows this plan moves into scrollback through the viewport's top
+        self.moved = False  # anchoring or inserting changed the rows on screen from ``screen.drawn``
 
     def change(self) -> None:
         """Something is about to be drawn or moved."""
@@ -194,7 +221,13 @@ class _Planner:
         else:
             col_op = col
         self.change()
-        self.ops.append(MoveBy(row - current_row, col_op))
+        if row != current_row and col_op is not None:
+            # Two operations (the backend writes CUU, then the column): a write cut between them tells that
+            # the row changed and the column did not.
+            self.ops.append(MoveBy(row - current_row, None))
+            self.ops.append(MoveBy(0, col_op))
+        else:
+            self.ops.append(MoveBy(row - current_row, col_op))
         self.cursor = (row, current_col if col_op is None else col_op)
 
     def line_feeds(self, count: int, inserted: bool) -> int:
@@ -251,6 +284,7 @@ class _Planner:
             self.ops.append(_HIDE_CURSOR)  # the whole viewport is redrawn: no visible cursor on the way
             self.visible = False
         self.hide_before_change = False
+        self.moved = True
         top = screen.top if screen.anchored else self.cursor[0]
         top = max(0, min(top, self.rows - 1))
         if self.columns > 1:
@@ -285,6 +319,7 @@ class _Planner:
         rows = draw_log_rows(layout.to_insert, self.columns, self.policy, theme)
         if not rows:
             return
+        self.moved = True
         if self.visible is not False:
             self.ops.append(_HIDE_CURSOR)  # before any row moves
             self.visible = False
@@ -303,10 +338,12 @@ class _Planner:
             position += count
 
     def finish(self, frame: Frame, show_cursor: bool) -> None:
-        drawn = self.drawn
-        for index, row in enumerate(frame.rows):
-            if drawn[index] is not row:  # the very row object (cached) is on screen already: no change
-                self.update_row(index, row)
+        """Draw ``frame``'s rows that differ from what is on screen; every row is then ``frame.rows``'s."""
+        if self.moved or self.screen.drawn is not frame.rows:
+            drawn = self.drawn
+            for index, row in enumerate(frame.rows):
+                if drawn[index] is not row:  # the very row object (cached) is on screen already: no change
+                    self.update_row(index, row)
         cursor_row, cursor_col = frame.cursor
         self.move(self.top + cursor_row, cursor_col)
         if show_cursor and self.visible is not True:
@@ -317,35 +354,74 @@ class _Planner:
             self.visible = False
 
 
+def _unchanged(state: AppState, layout: Layout, frame: Frame) -> bool:
+    """The terminal shows ``frame`` already, the cursor visible where it belongs: the plan is empty and the
+    screen knowledge is ``state.screen`` as it is (the fields ``plan_terminal_effects`` would set, compared)."""
+    screen = state.screen
+    cursor = screen.cursor
+    if (
+        screen.drawn is not frame.rows
+        or layout.to_insert
+        or cursor is None
+        or screen.broken
+        or not screen.anchored
+        or screen.cursor_visible is not True
+        or state.fault is not None
+    ):
+        return False
+    row, col = frame.cursor
+    return (
+        cursor[0] == max(0, min(screen.top + row, state.rows - 1))
+        and cursor[1] == col
+        and screen.first_written == layout.height
+        and screen.resized_from is None
+        and screen.start_row is None
+        and screen.drawn_columns == state.columns
+        and screen.drawn_log_rows == frame.log_rows
+        and screen.dialog_drawn == (state.dialog is not None and layout.dialog_height > 0)
+    )
+
+
+_NO_OPS = Plan((), None)
+_LAST_UNCHANGED: dict[None, Projection] = {}  # the projection of the last unchanged screen (idle ticks reuse it)
+
+
 def plan_terminal_effects(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projection]:
     """The operations that bring the terminal to ``frame``, inserting ``layout.to_insert`` first (pure)."""
+    if _unchanged(state, layout, frame):
+        # The usual idle tick (no input, or one that changed nothing on screen): nothing to plan or diff.
+        last = _LAST_UNCHANGED.get(None)
+        if last is None or last.screen is not state.screen:
+            last = _LAST_UNCHANGED[None] = Projection(state.screen, 0)
+        return _NO_OPS, last
     planner = _Planner(state, layout)
     planner.anchor()
-    planner.insert(layout)
+    if layout.to_insert:
+        planner.insert(layout)
     planner.finish(frame, show_cursor=not layout.to_insert)
     ops = planner.ops
     if ops and state.config.synchronized_output:
         ops = [_BEGIN_SYNC, *ops, _END_SYNC]
     if state.screen.broken:
         ops = [_CANCEL, *ops]  # first: ends any escape sequence a failed write left open
-    drawn = planner.drawn
     # Rows written by the last frames, moved up by the rows this one inserted (see Screen.recent_written).
     moved = planner.inserted_rows
     older = state.screen.recent_written[-(RECENT_FRAMES - 1) :] if state.screen.anchored else ()
     written = (*(max(0, row - moved) for row in older), planner.first_written)
+    # Positional arguments, named in the comments: binding 11 keywords cost more than setting the fields.
     screen = Screen(
-        top=planner.top,
-        drawn=tuple(cast("list[Row]", drawn)) if None not in drawn else tuple(row or () for row in drawn),
-        drawn_columns=state.columns,
-        drawn_log_rows=frame.log_rows,
-        cursor=planner.cursor,
-        cursor_visible=planner.visible,
-        anchored=True,
-        start_row=None,
-        dialog_drawn=state.dialog is not None and layout.dialog_height > 0,  # a dialog with no row on screen is unseen
-        broken=False,
-        first_written=min(written),
-        recent_written=written,
+        planner.top,  # top
+        frame.rows,  # drawn; finish() drew every row of the frame: the planner's rows are these very objects
+        state.columns,  # drawn_columns
+        frame.log_rows,  # drawn_log_rows
+        planner.cursor,  # cursor
+        planner.visible,  # cursor_visible
+        True,  # anchored
+        None,  # start_row
+        state.dialog is not None and layout.dialog_height > 0,  # dialog_drawn; a dialog with no row on screen is unseen
+        False,  # broken
+        min(written),  # first_written
+        written,  # recent_written
     )
     return Plan(tuple(ops), state.fault), Projection(screen, len(layout.to_insert))
 
@@ -400,16 +476,18 @@ def settle(state: AppState, layout: Layout, plan: Plan, projection: Projection, 
         else:
             sync, cursor = state.render.sync_phase, state.render.cursor_phase
     if not inserted and sync is planned.sync_phase and cursor is planned.cursor_phase:
+        if planned is state.render and screen is state.screen and state.fault is None:
+            return state  # nothing changed (an idle tick): no copy
         render = planned  # the usual tick: nothing inserted, the phases as planned (visible_start >= inserted_until)
     else:
         # One RenderState built directly (the seven fields), not a chain of copies.
         render = RenderState(
-            wrapped_total=planned.wrapped_total,
-            visible_start=max(planned.visible_start, inserted_until),
-            visible_end=planned.visible_end,
-            inserted_until=inserted_until,
-            sync_phase=sync,
-            confirm_phase=planned.confirm_phase,
-            cursor_phase=cursor,
+            planned.wrapped_total,  # wrapped_total
+            max(planned.visible_start, inserted_until),  # visible_start
+            planned.visible_end,  # visible_end
+            inserted_until,  # inserted_until
+            sync,  # sync_phase
+            planned.confirm_phase,  # confirm_phase
+            cursor,  # cursor_phase
         )
     return evolve(state, log=log, render=render, screen=screen, fault=None)

@@ -86,8 +86,34 @@ def _dialog_rows(total: int, size: int, focus: int) -> tuple[int, ...]:
     return (0, *range(start, start + size - 1))
 
 
+# The last layout and what it was computed from (compared by identity: every input is a frozen value, so
+# the same objects give the same layout).  A tick that changed none of them (no input, a status or clock
+# change) reuses it whole: an unchanged viewport is not derived again.  One entry, strong references.
+_LAST_LAYOUT: dict[None, tuple[Config, int, int, object, object, object, RenderState, Layout, object]] = {}
+
+
 def compute_layout(state: AppState) -> Layout:
     """Wrap the pending log and the widgets for the current size; place the regions."""
+    last = _LAST_LAYOUT.get(None)
+    if (
+        last is not None
+        and last[6] is state.render
+        and last[5] is state.log
+        and last[8] is state.widgets
+        and last[3] is state.composer
+        and last[4] is state.dialog
+        and last[0] is state.config
+        and last[1] == state.columns
+        and last[2] == state.rows
+    ):
+        return last[7]
+    layout = _compute_layout(state)
+    _LAST_LAYOUT[None] = (state.config, state.columns, state.rows, state.composer, state.dialog, state.log,
+                          state.render, layout, state.widgets)  # fmt: skip
+    return layout
+
+
+def _compute_layout(state: AppState) -> Layout:
     config = state.config
     width, policy = state.columns, config.width_policy
     height = min(config.viewport_height, state.rows)
@@ -130,31 +156,32 @@ def compute_layout(state: AppState) -> Layout:
         and render.sync_phase is sync
     ):  # else the same seven fields: keep the object (a tick that adds no row builds none)
         render = RenderState(
-            wrapped_total=total,
-            visible_start=start,
-            visible_end=total,
-            inserted_until=inserted,
-            sync_phase=sync,
-            confirm_phase=render.confirm_phase,
-            cursor_phase=render.cursor_phase,
+            total,  # wrapped_total
+            start,  # visible_start
+            total,  # visible_end
+            inserted,  # inserted_until
+            sync,  # sync_phase
+            render.confirm_phase,  # confirm_phase
+            render.cursor_phase,  # cursor_phase
         )
+    # Positional arguments, named in the comments: binding 14 keywords cost more than setting the fields.
     return Layout(
-        columns=width,
-        height=height,
-        log_height=log_height,
-        dialog_height=dialog_height,
-        status_height=status_height,
-        composer_height=composer_height,
-        above=above,
-        below=below,
-        render=render,
-        visible=pending[start - inserted :],
-        to_insert=pending[: insert_end - inserted],
-        dialog=dialog,
-        dialog_shown=dialog_shown,
-        composer=texts,
-        composer_offset=composer_offset,
-        composer_cursor=(cursor_row - composer_offset, cursor_col + len(prompt)),
+        width,  # columns
+        height,  # height
+        log_height,  # log_height
+        dialog_height,  # dialog_height
+        status_height,  # status_height
+        composer_height,  # composer_height
+        above,  # above
+        below,  # below
+        render,  # render
+        pending[start - inserted :],  # visible
+        pending[: insert_end - inserted],  # to_insert
+        dialog,  # dialog
+        dialog_shown,  # dialog_shown
+        texts,  # composer
+        composer_offset,  # composer_offset
+        (cursor_row - composer_offset, cursor_col + len(prompt)),  # composer_cursor
     )
 
 
@@ -173,7 +200,13 @@ def _status_row(state: AppState, width: int) -> Row:
     if state.working:
         frame = SPINNER[int(max(0.0, state.now - state.working_since) * 10) % len(SPINNER)]
         return _dim_row(f"{frame} {state.working}", width, state.config.width_policy, _style(state, "status"))
-    return _dim_row(state.status, width, state.config.width_policy, _style(state, "status"))
+    text = state.status
+    if text.isascii():
+        # What _dim_row gives for sanitized ASCII, without its cache: a token counter's texts are new every
+        # update and would only push the rows worth keeping (placeholder, spinner) out of it.
+        text = text[:width]
+        return (Segment(text, _style(state, "status")),) if text else ()
+    return _dim_row(text, width, state.config.width_policy, _style(state, "status"))
 
 
 def _style(state: AppState, element: str) -> Style:
@@ -215,39 +248,112 @@ def _composer_row(
     return clip_row(tuple(segments), width, policy)
 
 
+def _status_key(state: AppState) -> object:
+    """What the status row is drawn from (besides the width, policy and theme)."""
+    return (state.working, state.now, state.working_since) if state.working else (state.status, state.status_row)
+
+
+# The last frame, the inputs it was drawn from besides the status line (compared by identity), the status
+# row's index (-1: none) and its key.  A tick whose layout is the same object (nothing in the viewport
+# moved) reuses the frame; when only the status line changed, only that row is drawn again.
+_LAST_FRAME: dict[None, tuple[Layout, Config, object, object, object, int, object, Frame]] = {}
+
+
 def draw_frame(state: AppState, layout: Layout) -> Frame:
     """The viewport's styled rows and where the cursor belongs (the focused text field)."""
+    key = _status_key(state)
+    last = _LAST_FRAME.get(None)
+    if (
+        last is not None
+        and last[0] is layout
+        and last[3] is state.composer
+        and last[2] is state.dialog
+        and last[4] is state.log.options
+        and last[1] is state.config
+    ):
+        index, frame = last[5], last[7]
+        if index < 0 or last[6] == key:
+            return frame
+        row = _status_row(state, layout.columns)
+        rows = frame.rows
+        if rows[index] != row:
+            frame = Frame((*rows[:index], row, *rows[index + 1 :]), frame.log_rows, frame.cursor)
+    else:
+        frame, index = _draw_frame(state, layout)
+    _LAST_FRAME[None] = (layout, state.config, state.dialog, state.composer, state.log.options, index, key, frame)
+    return frame
+
+
+# The parts of the last frame drawn from scratch, each with what it was drawn from: the log tail (its log
+# rows, compared by value: equal rows draw alike; a keystroke shows the very same rows), and the dialog and
+# composer rows with the cursor.  A part whose inputs did not change is not drawn again.
+_LAST_TAIL: dict[None, tuple[tuple[LogRow, ...], int, int, WidthPolicy, tuple[Row, ...], Theme | None]] = {}
+_LAST_BELOW: dict[None, tuple[tuple[object, ...], tuple[Row, ...], tuple[Row, ...], tuple[int, int]]] = {}
+
+
+def _tail_rows(layout: Layout, policy: WidthPolicy, theme: Theme | None) -> tuple[Row, ...]:
+    """The log tail's rows, blank rows under a short log included."""
+    visible, width, height = layout.visible, layout.columns, layout.log_height
+    last = _LAST_TAIL.get(None)
+    if (
+        last is not None
+        and last[1] == width
+        and last[2] == height
+        and last[3] is policy
+        and last[5] is theme
+        and (last[0] is visible or last[0] == visible)
+    ):
+        return last[4]
+    tail = draw_log_rows(visible, width, policy, theme)  # clipped already
+    tail += [()] * (layout.log_height - len(tail))  # blank rows under a short log (none when negative)
+    rows = tuple(tail)
+    _LAST_TAIL[None] = (visible, width, height, policy, rows, theme)
+    return rows
+
+
+def _draw_frame(state: AppState, layout: Layout) -> tuple[Frame, int]:
     width, policy = layout.columns, state.config.width_policy
     theme = state.log.options.theme if state.log.options is not None else None
-    tail = draw_log_rows(layout.visible, width, policy, theme)  # clipped already
-    tail += [()] * (layout.log_height - len(tail))  # blank rows under a short log (none when negative)
-    rows: list[Row] = []  # the rest of the viewport, below the log tail (every row clipped to the width)
+    tail = _tail_rows(layout, policy, theme)
+    key = (
+        layout.columns, layout.height, len(tail), layout.dialog, layout.dialog_height, layout.dialog_shown,
+        layout.composer, layout.composer_offset, layout.composer_height, layout.composer_cursor,
+        state.config, state.dialog, state.log.options, not state.composer.text, layout.above, layout.below,
+    )  # fmt: skip
+    last = _LAST_BELOW.get(None)
+    if last is not None and last[0] == key:
+        dialog, composer, cursor = last[1], last[2], last[3]
+    else:
+        dialog, composer, cursor = _below(state, layout, len(tail))
+        _LAST_BELOW[None] = (key, dialog, composer, cursor)
+    status: tuple[Row, ...] = (_status_row(state, width),) if layout.status_height else ()
+    style = _style(state, "status")
+    above = tuple(_dim_row(text, width, policy, style) for text in layout.above)
+    below = tuple(_dim_row(text, width, policy, style) for text in layout.below)
+    frame = Frame((*tail, *dialog, *above, *status, *composer, *below), layout.log_height, cursor)
+    return frame, len(tail) + len(dialog) + len(above) if status else -1
+
+
+def _below(state: AppState, layout: Layout, top: int) -> tuple[tuple[Row, ...], tuple[Row, ...], tuple[int, int]]:
+    """The dialog's rows, the composer's rows, and the cursor (the focused text field's; ``top``: the dialog's row)."""
+    width, policy = layout.columns, state.config.width_policy
+    dialog: list[Row] = []  # every row clipped to the width
     cursor_row, cursor_col = layout.composer_cursor
     cursor = (layout.height - len(layout.below) - layout.composer_height + cursor_row, cursor_col)
     if layout.dialog is not None and layout.dialog_height:
-        top = len(tail)
         theme = state.log.options.theme if state.log.options is not None else None
         shown = (layout.dialog.rows[index] for index in layout.dialog_shown)
-        rows.extend(clip_row(_themed_dialog_row(row, theme) if theme else row, width, policy) for row in shown)
+        dialog.extend(clip_row(_themed_dialog_row(row, theme) if theme else row, width, policy) for row in shown)
         if isinstance(state.dialog, PromptDialog) and layout.dialog.cursor is not None:
             row, col = layout.dialog.cursor
             if row in layout.dialog_shown:
                 cursor = (top + layout.dialog_shown.index(row), col)
-    widget_style = _style(state, "status")
-    rows.extend(_dim_row(text, width, policy, widget_style) for text in layout.above)
-    if layout.status_height:
-        rows.append(_status_row(state, width))
     prompt = _prompt(state.config, width)
     styles = (_style(state, "composer_prompt"), _style(state, "placeholder"))
     visible = layout.composer[layout.composer_offset : layout.composer_offset + layout.composer_height]
     placeholder = state.config.placeholder if not state.composer.text else ""
+    composer: list[Row] = []
     for index, text in enumerate(visible):
         lead = prompt if index + layout.composer_offset == 0 else " " * len(prompt)
-        rows.append(_composer_row(lead, text, placeholder if index == 0 else "", width, policy, styles))
-    rows.extend(_dim_row(text, width, policy, widget_style) for text in layout.below)
-    tail.extend(rows)
-    return Frame(
-        rows=tuple(tail),
-        log_rows=layout.log_height,
-        cursor=(min(cursor[0], layout.height - 1), min(cursor[1], width - 1)),
-    )
+        composer.append(_composer_row(lead, text, placeholder if index == 0 else "", width, policy, styles))
+    return tuple(dialog), tuple(composer), (min(cursor[0], layout.height - 1), min(cursor[1], width - 1))

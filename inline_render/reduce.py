@@ -214,8 +214,12 @@ def _notify(state: AppState, item: Notify, out: Outputs) -> AppState:
 def _status(state: AppState, item: Status, out: Outputs) -> AppState:
     if item.styled:
         row = ansi_row(item.text)
-        return replace(state, status=row_text(row), status_row=row)
-    return replace(state, status=flatten(item.text), status_row=())
+        return evolve(state, status=row_text(row), status_row=row)
+    text = flatten(item.text)
+    # A token counter sets the status on every update: one slot copy (evolve), none when it is unchanged.
+    if text == state.status and not state.status_row:
+        return state
+    return evolve(state, status=text, status_row=())
 
 
 def _working(state: AppState, item: Working, out: Outputs) -> AppState:
@@ -249,7 +253,7 @@ def _history(state: AppState, item: HistorySet, out: Outputs) -> AppState:
 
 
 def _clock(state: AppState, item: Clock, out: Outputs) -> AppState:
-    return replace(state, now=item.now)
+    return evolve(state, now=item.now)
 
 
 def _fault(state: AppState, item: Fault, out: Outputs) -> AppState:

@@ -12,7 +12,7 @@ from pathlib import Path
 from prompt_toolkit.output.color_depth import ColorDepth
 
 from inline_render import bench
-from inline_render.inputs import LogFinish, Resize
+from inline_render.inputs import LogFinish, Resize, Status
 from inline_render.state import Config
 from inline_render.testing import CheckedRenderer
 
@@ -127,3 +127,17 @@ def test_w5_markdown_stream_passes_the_emulator_check_and_shows_no_raw_markers()
     shown = "\n".join(checked.terminal.scrollback + checked.terminal.screen_lines())
     assert "```" not in shown and "**" not in shown and "|---" not in shown
     assert "def f():" in shown and re.search("name +\u254e value \u254e note", shown)  # code and a table, drawn
+
+
+def test_status_counter_workloads_pass_the_emulator_check_and_show_the_last_count() -> None:
+    """W1S and STATUS (a token counter in the status line, written cell by cell) pass the emulator check every
+    tick, show the last count, and are what the bench writes; IDLE writes nothing at all."""
+    for events in (list(bench.w1s_events(300, deltas=300, warm=20)), list(bench.status_events(200, ticks=120))):
+        checked = _checked(events)
+        last = events[-1][1][-1]
+        assert isinstance(last, Status)
+        assert any(line.rstrip() == last.text for line in checked.terminal.screen_lines())
+        assert _bench_bytes(events) == bytes(checked.bytes)
+    idle = list(bench.idle_events(200, ticks=50))
+    settled = [event for event in idle if event[0] != "measure"]
+    assert _bench_bytes(idle) == _bench_bytes(settled)
