@@ -166,7 +166,7 @@ class Status:
 
 @dataclass(frozen=True, slots=True)
 class ConfirmRequest:
-    """Open a yes/no dialog; answered by an output carrying ``id``."""
+    """Open a yes/no dialog (an approval with ``risk``/``worker_path``); answered by an output carrying ``id``."""
 
     TYPE: ClassVar[str] = "confirm.request"
     id: str
@@ -177,6 +177,10 @@ class ConfirmRequest:
     danger_level: str = "normal"
     allow_remember: bool = False
     allow_reason: bool = False
+    # Seed 003's approval context: ``risk`` low/medium/high (shown styled; high is dangerous) and
+    # the workers from the root to the one asking (shown as ``a -> b -> c``).
+    risk: str = ""
+    worker_path: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

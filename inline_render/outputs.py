@@ -35,6 +35,7 @@ class ConfirmAnswer:
     ok: bool
     remember: bool = False
     reason: str | None = None
+    scope: str | None = None  # with ``remember``: "always" or "session" (seed 003's [a]lways / [s]ession)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +92,8 @@ def output_to_json(output: Output) -> dict[str, Any]:
         data.update(id=output.id, ok=output.ok)
         if output.remember:
             data["remember"] = True
+        if output.scope is not None:
+            data["scope"] = output.scope
         if output.reason is not None:
             data["reason"] = output.reason
     elif isinstance(output, PromptAnswer):

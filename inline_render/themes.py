@@ -65,6 +65,9 @@ _COMMON = {
     "detail": Style(dim=True, italic=True),
     "dialog_title": Style(bold=True),
     "dialog_danger": Style(fg="ansired", bold=True),
+    "risk_low": Style(fg="ansigreen"),
+    "risk_medium": Style(fg="ansiyellow", bold=True),
+    "risk_high": Style(fg="ansired", bold=True),
     "status": Style(dim=True),
     "composer_prompt": Style(dim=True),
     "placeholder": Style(dim=True),
@@ -79,7 +82,8 @@ class Theme:
     ``code`` (inline code), ``link``, ``link_url``, ``quote``, ``quote_bar``, ``bullet``,
     ``rule``, ``table_header``, ``table_border``, ``code_mark`` (continuation mark of a long
     code line), ``diff_add``/``diff_del``/``diff_hunk``/``diff_file``, ``detail``, the dialog,
-    status and composer styles, and ``kind.<kind>`` / ``prefix.<kind>`` for log kinds.
+    status and composer styles (``risk_low``/``risk_medium``/``risk_high``: an approval's risk),
+    and ``kind.<kind>`` / ``prefix.<kind>`` for log kinds.
     """
 
     name: str

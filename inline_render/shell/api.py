@@ -187,8 +187,14 @@ class AppApi:
         danger_level: str = "normal",
         allow_remember: bool = False,
         allow_reason: bool = False,
+        risk: str = "",
+        worker_path: Sequence[str] = (),
     ) -> ConfirmAnswer:
-        """Ask a yes/no question; the whole answer (``ok``, ``remember``, ``reason``)."""
+        """Ask a yes/no question; the whole answer (``ok``, ``remember`` with its ``scope``, ``reason``).
+
+        ``risk`` ("low"/"medium"/"high") and ``worker_path`` make it a seed 003 approval (shown under
+        the message); ``allow_remember`` adds ``[a]lways`` and ``[s]ession``.
+        """
         request = ConfirmRequest(
             self._new_id("confirm"),
             title,
@@ -198,10 +204,28 @@ class AppApi:
             danger_level,
             allow_remember,
             allow_reason,
+            risk,
+            tuple(worker_path),
         )
         answer = await self._ask(request)
         assert isinstance(answer, ConfirmAnswer)
         return answer
+
+    async def approve(
+        self, description: str, *, risk: str = "", worker_path: Sequence[str] = (), allow_remember: bool = True
+    ) -> str:
+        """Seed 003's approval: ``[y]es / [n]o / [a]lways / [s]ession``; "yes", "no", "always" or "session"."""
+        answer = await self.confirm_answer(
+            "Approval Required",
+            description,
+            risk=risk,
+            worker_path=worker_path,
+            allow_remember=allow_remember,
+            allow_reason=False,
+        )
+        if not answer.ok:
+            return "no"
+        return answer.scope if answer.remember and answer.scope else "yes"
 
     async def confirm(self, title: str, message: str = "", **options: Any) -> bool:
         """Ask a yes/no question: True when the user confirmed (options as ``confirm_answer``)."""

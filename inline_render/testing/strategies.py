@@ -286,6 +286,8 @@ def dialog_requests(dialog_id: str = "d1") -> st.SearchStrategy[ConfirmRequest |
             danger_level=st.sampled_from(("normal", "high")),
             allow_remember=st.booleans(),
             allow_reason=st.booleans(),
+            risk=st.sampled_from(("", "low", "medium", "high")),  # seed 003 approvals
+            worker_path=st.lists(texts(2), max_size=3).map(tuple),
         ),
         st.builds(PromptRequest, st.just(dialog_id), texts(4), texts(6), default=texts(3), secret=st.booleans()),
         st.builds(
