@@ -26,6 +26,8 @@ __all__ = [
     "PATH_SEPARATOR",
     "REMEMBER_SCOPES",
     "RISKS",
+    "approval_json",
+    "approval_lines",
     "approval_result",
     "approval_rows",
     "is_dangerous",
@@ -76,6 +78,31 @@ def _wrapped_label(label: str, text: str, width: int, policy: WidthPolicy) -> li
         rows.append((Segment(head), Segment(piece)) if piece else (Segment(head),))
         start = end
     return rows
+
+
+def approval_lines(request: ConfirmRequest) -> list[str]:
+    """The approval context as plain transcript lines (seed 003's CLI: ``Risk:``, ``Path:``, the choices)."""
+    lines: list[str] = []
+    if request.risk:
+        lines.append(f"  Risk: {request.risk}")
+    path = PATH_SEPARATOR.join(name for name in request.worker_path if name.strip())
+    if path:
+        lines.append(f"  Path: {path}")
+    if request.allow_remember:
+        lines.append("  [y]es / [n]o / [a]lways / [s]ession")
+    return lines
+
+
+def approval_json(request: ConfirmRequest) -> dict[str, Any]:
+    """The approval members of a JSON Lines ``dialog`` record (none for a plain confirm)."""
+    data: dict[str, Any] = {}
+    if request.risk:
+        data["risk"] = request.risk
+    if request.worker_path:
+        data["worker_path"] = list(request.worker_path)
+    if request.allow_remember:
+        data["choices"] = ["yes", "no", "always", "session"]
+    return data
 
 
 def worker_names(path: Any) -> tuple[str, ...]:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import io
+import json
 
 import pytest
 from protocol_support import feed, req, running
@@ -14,6 +16,7 @@ from inline_render.outputs import ConfirmAnswer, Submit
 from inline_render.protocol import methods as m
 from inline_render.protocol.messages import Response
 from inline_render.shell import InlineApp
+from inline_render.shell.plain import PlainWriter
 from inline_render.style import row_text
 from inline_render.testing import CheckedRenderer
 from inline_render.testing.pilot import run_app
@@ -187,3 +190,31 @@ def test_app_approve_returns_which_answer_through_the_pilot() -> None:
         "answer=no",
         "answer=yes",
     ]
+
+
+def test_plain_transcript_prints_risk_path_choices_and_the_scope() -> None:
+    """Not a TTY: the approval reads as seed 003's CLI (Risk, Path, the four choices); the answer names its scope."""
+    stream = io.StringIO()
+    writer = PlainWriter(stream)
+    writer.feed([APPROVAL])
+    assert writer.feed([Key("s")]) == [ConfirmAnswer("c1", True, remember=True, scope="session")]
+    assert stream.getvalue().splitlines() == [
+        "? Approval Required",
+        "  bash(psql)",
+        "  Risk: high",
+        "  Path: refactor-db -> update-schema -> migrate-prod",
+        "  [y]es / [n]o / [a]lways / [s]ession",
+        "  -> session",
+    ]
+
+
+def test_jsonl_dialog_record_carries_risk_path_and_choices() -> None:
+    """JSON Lines: the dialog record has risk, worker_path and the choices; the answer has scope."""
+    stream = io.StringIO()
+    writer = PlainWriter(stream, jsonl=True)
+    writer.feed([APPROVAL])
+    writer.feed([Key("a")])
+    dialog, answer = (json.loads(line) for line in stream.getvalue().splitlines())
+    assert dialog["risk"] == "high" and dialog["worker_path"] == list(PATH)
+    assert dialog["choices"] == ["yes", "no", "always", "session"]
+    assert answer == {"type": "confirm.answer", "id": "c1", "ok": True, "remember": True, "scope": "always"}

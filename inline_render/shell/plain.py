@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import Any, TextIO
 
 from ..app import AppState, initial_state
+from ..approval import approval_json, approval_lines
 from ..dialogs import ConfirmDialog, Dialog, PickDialog, PromptDialog
 from ..inputs import Input, LogAppend, LogDelta, LogFinish, LogReplace
 from ..log import LogRow, LogState, log_rows
@@ -140,10 +141,14 @@ class PlainWriter:
                 data["message"] = request.message
             if isinstance(dialog, PickDialog):
                 data["options"] = [option.id for option in dialog.request.options]
+            if isinstance(dialog, ConfirmDialog):
+                data.update(approval_json(dialog.request))
             self._json(data)
             return
         lines = [f"? {request.title}"]
         lines += [f"  {line}" for line in request.message.splitlines()]
+        if isinstance(dialog, ConfirmDialog):
+            lines += approval_lines(dialog.request)
         if isinstance(dialog, PickDialog):
             lines += [f"  - {option.label}" for option in dialog.request.options]
         self._lines(lines)
@@ -153,7 +158,7 @@ class PlainWriter:
             self._json(output_to_json(output))
             return
         if isinstance(output, ConfirmAnswer):
-            shown = "yes" if output.ok else "no"
+            shown = (output.scope if output.remember and output.scope else "yes") if output.ok else "no"
         elif isinstance(output, PromptAnswer):
             shown = "(dismissed)" if output.value is None else output.value
         else:
