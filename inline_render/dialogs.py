@@ -14,13 +14,14 @@ from typing import Union
 
 from .approval import REMEMBER_SCOPES, approval_rows, is_dangerous
 from .composer import TextField, render_field
-from .inputs import ConfirmRequest, PickRequest, PromptRequest
+from .forms import FormDialog, open_form
+from .inputs import ConfirmRequest, FormRequest, PickRequest, PromptRequest
 from .outputs import ConfirmAnswer, Output, PickAnswer, PromptAnswer
 from .style import DEFAULT, Row, Segment, styled
 from .text import WidthPolicy, clip_to_width, flatten, sanitize, wrap_line
 from .theme import DANGER, DIM, HINT, SELECTED, TITLE
 
-__all__ = ["ConfirmDialog", "Dialog", "DialogView", "PickDialog", "PromptDialog", "open_dialog"]
+__all__ = ["ConfirmDialog", "Dialog", "DialogView", "FormDialog", "PickDialog", "PromptDialog", "open_dialog"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,11 +261,13 @@ class PickDialog:
         return DialogView(tuple(rows), focus)
 
 
-Dialog = Union[ConfirmDialog, PromptDialog, PickDialog]
+Dialog = Union[ConfirmDialog, PromptDialog, PickDialog, FormDialog]
 
 
-def open_dialog(request: ConfirmRequest | PromptRequest | PickRequest) -> Dialog:
-    """The initial dialog for a request (a prompt starts with its default text)."""
+def open_dialog(request: ConfirmRequest | PromptRequest | PickRequest | FormRequest) -> Dialog:
+    """The initial dialog for a request (a prompt starts with its default text, a form with its defaults)."""
+    if isinstance(request, FormRequest):
+        return open_form(request)
     if isinstance(request, ConfirmRequest):
         dialog = ConfirmDialog(request)
         # A dangerous question defaults to the cancel choice.

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .app import AppState
 from .composer import TextField, render_field
-from .dialogs import DialogView, PromptDialog
+from .dialogs import DialogView, FormDialog, PromptDialog
 from .evolve import fast_init
 from .log import LogRow, log_rows
 from .state import Config, RenderState, SyncPhase
@@ -193,7 +193,7 @@ def draw_frame(state: AppState, layout: Layout) -> Frame:
     if layout.dialog is not None and layout.dialog_height:
         top = len(tail)
         rows.extend(clip_row(layout.dialog.rows[index], width, policy) for index in layout.dialog_shown)
-        if isinstance(state.dialog, PromptDialog) and layout.dialog.cursor is not None:
+        if isinstance(state.dialog, (PromptDialog, FormDialog)) and layout.dialog.cursor is not None:
             row, col = layout.dialog.cursor
             if row in layout.dialog_shown:
                 cursor = (top + layout.dialog_shown.index(row), col)

@@ -8,6 +8,8 @@ from typing import Any, ClassVar, Union
 __all__ = [
     "CompleteRequest",
     "ConfirmAnswer",
+    "FormAnswer",
+    "FormValue",
     "Interrupt",
     "Output",
     "PickAnswer",
@@ -47,6 +49,22 @@ class PromptAnswer:
     value: str | None
 
 
+FormValue = str | float | bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class FormAnswer:
+    """The answer to form ``id``: (name, value) per field in order, or None when dismissed (Esc)."""
+
+    TYPE: ClassVar[str] = "form.answer"
+    id: str
+    values: tuple[tuple[str, FormValue], ...] | None
+
+    def as_dict(self) -> dict[str, FormValue] | None:
+        """The values by field name (None when dismissed)."""
+        return None if self.values is None else dict(self.values)
+
+
 @dataclass(frozen=True, slots=True)
 class PickAnswer:
     """The answer to pick dialog ``id``: the chosen option ids (empty when dismissed)."""
@@ -80,7 +98,7 @@ class Quit:
     TYPE: ClassVar[str] = "quit"
 
 
-Output = Union[Submit, ConfirmAnswer, PromptAnswer, PickAnswer, Interrupt, Quit, CompleteRequest]
+Output = Union[Submit, ConfirmAnswer, PromptAnswer, PickAnswer, FormAnswer, Interrupt, Quit, CompleteRequest]
 
 
 def output_to_json(output: Output) -> dict[str, Any]:
@@ -100,6 +118,8 @@ def output_to_json(output: Output) -> dict[str, Any]:
         data.update(id=output.id, value=output.value)
     elif isinstance(output, PickAnswer):
         data.update(id=output.id, ids=list(output.ids))
+    elif isinstance(output, FormAnswer):
+        data.update(id=output.id, values=output.as_dict())
     elif isinstance(output, Interrupt):
         data["key"] = output.key
     elif isinstance(output, CompleteRequest):

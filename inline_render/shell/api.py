@@ -33,6 +33,8 @@ from ..inputs import (
     ConfirmCancel,
     ConfirmRequest,
     EditorSet,
+    FormField,
+    FormRequest,
     Input,
     LogAppend,
     LogClear,
@@ -45,13 +47,13 @@ from ..inputs import (
     Status,
     Working,
 )
-from ..outputs import ConfirmAnswer, Output, PickAnswer, PromptAnswer, Submit
+from ..outputs import ConfirmAnswer, FormAnswer, FormValue, Output, PickAnswer, PromptAnswer, Submit
 
 __all__ = ["AppApi", "OptionSpec", "Stream", "SubmitHook", "WorkingScope"]
 
 SubmitHook = Callable[[str], "str | None"]
 OptionSpec = str | PickOption | tuple[str, str]
-Answer = ConfirmAnswer | PromptAnswer | PickAnswer
+Answer = ConfirmAnswer | PromptAnswer | PickAnswer | FormAnswer
 
 
 class Stream:
@@ -163,7 +165,7 @@ class AppApi:
 
     # --- dialogs --------------------------------------------------------------------------------
 
-    async def _ask(self, request: ConfirmRequest | PromptRequest | PickRequest) -> Answer:
+    async def _ask(self, request: ConfirmRequest | PromptRequest | PickRequest | FormRequest) -> Answer:
         future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
         self._answers[request.id] = future
         self.send(request)
@@ -247,6 +249,12 @@ class AppApi:
         assert isinstance(answer, PromptAnswer)
         return answer.value
 
+    async def form(self, title: str, fields: Iterable[FormField], message: str = "") -> dict[str, FormValue] | None:
+        """A form dialog of ``fields`` (text, number, select, boolean): the checked values by name, or None (Esc)."""
+        answer = await self._ask(FormRequest(self._new_id("form"), title, tuple(fields), message))
+        assert isinstance(answer, FormAnswer)
+        return answer.as_dict()
+
     async def pick_many(self, title: str, options: Iterable[OptionSpec], message: str = "") -> list[str]:
         """Let the user choose any number of options: the chosen ids (empty when dismissed)."""
         return list(await self._pick(title, options, message, multi=True))
@@ -304,7 +312,7 @@ class AppApi:
         An awaited dialog's answer resolves its await; with ``on_submit`` a submitted line is logged as the
         hook rewrote it and submitted so, or refused (its text goes back into the composer).
         """
-        if isinstance(output, (ConfirmAnswer, PromptAnswer, PickAnswer)):
+        if isinstance(output, (ConfirmAnswer, PromptAnswer, PickAnswer, FormAnswer)):
             future = self._answers.get(output.id)
             if future is None:
                 return output, []
