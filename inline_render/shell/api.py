@@ -27,7 +27,7 @@ import asyncio
 import itertools
 from collections.abc import Callable, Iterable, Sequence
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..inputs import (
     ConfirmCancel,
@@ -47,7 +47,10 @@ from ..inputs import (
     Status,
     Working,
 )
-from ..outputs import ConfirmAnswer, FormAnswer, FormValue, Output, PickAnswer, PromptAnswer, Submit
+from ..outputs import ConfirmAnswer, FormAnswer, FormValue, Interrupt, Output, PickAnswer, PromptAnswer, Submit
+
+if TYPE_CHECKING:
+    from ..slash import CommandRegistry
 
 __all__ = ["AppApi", "OptionSpec", "Stream", "SubmitHook", "WorkingScope"]
 
@@ -144,6 +147,14 @@ class AppApi:
     """Called with each submitted line before it is logged: the line to log and submit, or None to refuse it.
     Set it before ``run`` (the core is told then that Enter no longer logs the line itself)."""
     _submit_hooked = False
+    commands: CommandRegistry | None = None
+    """A ``CommandRegistry`` runs the submitted ``/`` lines (``registry.install(app)`` sets it and the completer)."""
+    _commands_busy = 0  # commands running: line input waits for them (or for a dialog one opens)
+
+    @property
+    def status_fields(self) -> dict[str, str]:
+        """The named status fields set with ``status(name=value)`` (a plain ``status(text)`` is under "")."""
+        return dict(self._status_fields)
 
     def _api_init(self) -> None:
         self._ids = itertools.count(1)
@@ -319,14 +330,20 @@ class AppApi:
             if not future.done():
                 future.set_result(output)
             return None, []
+        inputs: list[Input] = []
         if isinstance(output, Submit) and self.on_submit is not None and self._submit_hooked:
             accepted = self.on_submit(output.text)
             if accepted is None:
                 return None, [EditorSet(output.text)]
             if not accepted.strip():
                 return None, []
-            return Submit(accepted), [LogAppend("user", accepted)]
-        return output, []
+            output, inputs = Submit(accepted), [LogAppend("user", accepted)]
+        if isinstance(output, Submit) and self.commands is not None and self.commands.handles(output.text):
+            self.commands.start(self, output.text)  # type: ignore[arg-type]  # self is the InlineApp
+            return None, inputs
+        if isinstance(output, Interrupt) and self.commands is not None:
+            self.commands.interrupt()  # Esc / Ctrl-C: a running command stops, control returns to the prompt
+        return output, inputs
 
 
 def _option(option: OptionSpec) -> PickOption:
