@@ -79,6 +79,8 @@ def finish_values(fields: tuple[FormField, ...], given: dict[str, FormValue]) ->
     out: dict[str, FormValue] = {}
     for field in fields:
         value = given.get(field.name, field.default)
+        if value is None and field.kind == "boolean":
+            value = False  # an unset flag is off, as an untouched checkbox in the form
         if value is None and field.required:
             raise InvalidInput(f"{field.name} is required")
         out[field.name] = value

@@ -79,3 +79,21 @@ def test_chat_is_shorter_than_the_demo() -> None:
     chat = (ROOT / "inline_render" / "chat.py").read_text(encoding="utf-8").count("\n")
     demo = (ROOT / "inline_render" / "demo.py").read_text(encoding="utf-8").count("\n")
     assert chat < demo
+
+
+def test_chat_piped_commands_forms_and_errors() -> None:
+    """Piped: /tools lists by category, /tool note -i takes the next lines as the form's fields, a bad model errs."""
+    done = subprocess.run(
+        [sys.executable, "-m", "inline_render", "chat", "--delay", "0"],
+        input='/tools\n/tool note -i\nremember milk\n\n/note --text "two words" --level warn\n/model nope\n',
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[1:4] == ["  Available manual tools:", "    Notes:", "      note - Write a note to the log"]
+    assert "  -> text=remember milk, level=info" in lines and "i remember milk" in lines
+    assert "! two words" in lines
+    assert "\u2717 /model: unknown model 'nope'; choose one of echo-1, echo-2-large" in lines
