@@ -9,6 +9,7 @@ as ``status`` lines (``/help``, ``/status``...), ``success`` (a tool's result) o
 from __future__ import annotations
 
 import inspect
+import shlex
 from collections import defaultdict
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -201,7 +202,12 @@ async def _tool(context: CommandContext) -> None:
         except InvalidInput as error:
             raise InvalidInput(f"{error}; usage: {usage('tool ' + tool.name, tool.fields)} (or -i)") from None
     if tool.needs_approval:
-        summary = " ".join(f"--{k} {v}" for k, v in values.items() if v is not None)
+        # The call as it would be typed: a true boolean is a bare --flag, a false or unset one is left out.
+        summary = " ".join(
+            f"--{k}" if v is True else shlex.join([f"--{k}", str(v)])
+            for k, v in values.items()
+            if v is not None and v is not False
+        )
         answer = await context.app.approve(f"{tool.name} {summary}".strip(), risk=tool.risk, allow_remember=False)
         if answer == "no":
             context.app.log("status", f"{tool.name}: not approved")

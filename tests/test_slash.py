@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -297,3 +301,23 @@ def test_unknown_lines_can_pass_to_the_app_and_exit_ends_the_run() -> None:
         return pilot.exit_code
 
     assert asyncio.run(scenario()) == 0
+
+
+def test_readme_commands_sample_runs_with_piped_lines() -> None:
+    """The README's commands sample: a command, a bad argument, /tools, and a tool that asks approval first."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    sample = next(b for b in re.findall(r"^```python\n(.*?)^```", readme, flags=re.S | re.M) if "CommandRegistry(" in b)
+    done = subprocess.run(
+        [sys.executable, "-c", sample],
+        input="/deploy --env prod\n/deploy --env moon\n/tools\nhi\n/git_push --branch main\ny\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "\u2713 deployed to prod" in lines
+    assert any(line.startswith("\u2717 /deploy: env must be one of staging, prod, got 'moon'") for line in lines)
+    assert "    Git Operations:" in lines and "\u25b8 You said: hi" in lines
+    assert lines[-3:] == ["  Risk: high", "  -> yes", "\u2713 git_push: pushed origin/main"]
