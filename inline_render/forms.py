@@ -237,4 +237,4 @@ class FormDialog:
             return "[x] true" if self.choices[index] == 1 else "[ ] false"
         if not field.options:
             return "(no options)"
-        return f"< {flatten(field.options[self.choices[index]])} >  {field_hint(field)}"
+        return f"< {flatten(field.options[self.choices[index]])} >  {flatten(field_hint(field))}"

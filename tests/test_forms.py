@@ -175,3 +175,10 @@ def test_app_form_returns_values_through_the_pilot() -> None:
 
     asyncio.run(scenario())
     assert seen == [{"remote": "origin", "branch": "dev", "force": False, "retries": 3}, None]
+
+
+def test_select_options_with_controls_are_neutralized_in_the_hint() -> None:
+    """Regression (found by RenderMachine): a select's options, C1 controls included, never reach a row raw."""
+    request = FormRequest("f3", "t", (FormField("pick", "select", options=("ok", "\x85", "\x9ad\x1b]52;c;x\x07")),))
+    for row in _rows(open_form(request)):
+        assert not any(0x80 <= ord(ch) <= 0x9F or ord(ch) < 0x20 for ch in row), repr(row)
