@@ -133,7 +133,6 @@ def parse_arguments(fields: tuple[FormField, ...], words: list[str], command: st
     """
     by_name = {spec.name: spec for spec in fields}
     given: dict[str, FormValue] = {}
-    positional = [spec for spec in fields]
     index = 0
     while index < len(words):
         word = words[index]
@@ -156,7 +155,7 @@ def parse_arguments(fields: tuple[FormField, ...], words: list[str], command: st
             given[spec.name] = _convert(spec, value, command)
         else:
             # Bare words fill the fields in order; a boolean is set only by --name (a word is no flag).
-            free = [spec for spec in positional if spec.name not in given and spec.kind != "boolean"]
+            free = [spec for spec in fields if spec.name not in given and spec.kind != "boolean"]
             if not free:
                 raise InvalidInput(f"/{command}: unexpected argument {word!r}")
             given[free[0].name] = _convert(free[0], word, command)
