@@ -259,6 +259,11 @@ class CommandRegistry:
         self.tools[tool.name] = tool
         return tool
 
+    def tool_named(self, name: str) -> ManualTool | None:
+        """The tool called ``name`` (command names are case-insensitive, so a tool's name is too here)."""
+        exact = self.tools.get(name)
+        return exact or next((tool for key, tool in self.tools.items() if key.lower() == name.lower()), None)
+
     def find(self, name: str) -> Command | None:
         """The command called (or aliased) ``name``."""
         name = name.removeprefix("/").lower()
@@ -285,7 +290,7 @@ class CommandRegistry:
         if self.unknown_is_error:
             return True
         name = stripped[1:].split(maxsplit=1)[0].lower() if stripped[1:].strip() else ""
-        return self.find(name) is not None or name in self.tools
+        return self.find(name) is not None or self.tool_named(name) is not None
 
     def start(self, app: InlineApp, text: str) -> asyncio.Task[None]:
         """Run ``text`` as a task (one command at a time, in order); Esc cancels it (``interrupt``)."""
@@ -323,9 +328,10 @@ class CommandRegistry:
         """Run one ``/`` line now; a bad line raises ``InvalidInput`` (shown as an error line by ``start``)."""
         name, words = split_command(text)
         command = self.find(name)
-        if command is None and name in self.tools:
+        tool = self.tool_named(name) if command is None else None
+        if tool is not None:
             command = self.find("tool")
-            words = [name, *words]
+            words = [tool.name, *words]
         if command is None:
             raise InvalidInput(f"unknown command /{name}: /help lists the commands")
         if command.free:

@@ -177,7 +177,7 @@ async def _tool(context: CommandContext) -> None:
     registry, words = context.registry, list(context.words)
     if not words:
         raise InvalidInput(f"/tool needs a tool name; {TOOLS_HINT}")
-    tool = registry.tools.get(words[0])
+    tool = registry.tool_named(words[0])
     if tool is None:
         known = ", ".join(sorted(registry.tools)) or "none"
         raise InvalidInput(f"/tool: unknown tool {words[0]!r} (tools: {known})")

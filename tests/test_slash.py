@@ -321,3 +321,11 @@ def test_readme_commands_sample_runs_with_piped_lines() -> None:
     assert any(line.startswith("\u2717 /deploy: env must be one of staging, prod, got 'moon'") for line in lines)
     assert "    Git Operations:" in lines and "\u25b8 You said: hi" in lines
     assert lines[-3:] == ["  Risk: high", "  -> yes", "\u2713 git_push: pushed origin/main"]
+
+
+def test_a_tool_is_found_whatever_the_case_typed() -> None:
+    """Command names are case-insensitive, and so is a tool's name typed directly or after /tool."""
+    registry = CommandRegistry()
+    tool = registry.add_tool(ManualTool("GitPush", _noop, "Push"))
+    assert registry.tool_named("gitpush") is tool and registry.tool_named("GITPUSH") is tool
+    assert registry.tool_named("git") is None
