@@ -4,8 +4,9 @@ A ``FormRequest`` lists ``FormField``s (``text``, ``number``, ``select``,
 ``boolean``; ``required``, ``default``, ``description``, a select's
 ``options``).  ``FormDialog`` is the modal dialog that fills them: Tab / Down
 and Shift-Tab / Up move between fields, typing edits a text or number field,
-Left / Right / Space change a select or a boolean, Enter moves on and, on the
-last field, submits; Esc dismisses (the answer's values are ``None``).  A
+Left / Right / Space (or an option's first letter; y/n for a boolean) change a
+select or a boolean, Enter moves on and, on the last field, submits; Esc
+dismisses (the answer's values are ``None``).  A
 submit that does not validate (a number field holding ``abc``, a required
 field left empty) keeps the form open, moves to the field and shows the message
 under it.
@@ -30,7 +31,7 @@ from .theme import DANGER, DIM, HINT, SELECTED, TITLE
 if TYPE_CHECKING:
     from .dialogs import DialogView
 
-__all__ = ["FormDialog", "convert_value", "field_hint", "finish_values", "open_form"]
+__all__ = ["FormDialog", "convert_value", "field_hint", "field_summary", "finish_values", "open_form"]
 
 _TRUE = frozenset({"true", "yes", "y", "1", "on"})
 _FALSE = frozenset({"false", "no", "n", "0", "off"})
@@ -43,6 +44,14 @@ def field_hint(field: FormField) -> str:
     if field.kind == "boolean":
         return "(true/false)"
     return "(number)" if field.kind == "number" else ""
+
+
+def field_summary(field: FormField) -> str:
+    """One line per field for a transcript, as seed 003's ``-i`` prompt: ``remote (origin/upstream) [origin]``."""
+    name = f"{field.name}*" if field.required else field.name
+    default = f"[{_plain(field.default)}]" if field.default is not None else ""
+    head = " ".join(part for part in (name, field_hint(field), default) if part)
+    return f"{head} - {field.description}" if field.description else head
 
 
 def convert_value(field: FormField, raw: str) -> FormValue:
@@ -95,6 +104,20 @@ def _initial_choice(field: FormField) -> int:
     return 0
 
 
+def _next_starting(options: tuple[str, ...], current: int, letter: str) -> int:
+    """The next option after ``current`` whose name starts with ``letter`` (case-insensitive); else ``current``.
+
+    Typed lines (piped input types each line into the focused field) choose an option by its name's
+    first letter, so ``upstream`` + Enter picks "upstream" as seed 003's ``-i`` prompt takes it.
+    """
+    count = len(options)
+    for step in range(1, count + 1):
+        candidate = (current + step) % count
+        if options[candidate][:1].lower() == letter.lower():
+            return candidate
+    return current
+
+
 def open_form(request: FormRequest) -> FormDialog:
     """The initial form: text fields hold their default, selects and booleans start at theirs."""
     texts = tuple(
@@ -105,6 +128,8 @@ def open_form(request: FormRequest) -> FormDialog:
 
 
 def _plain(value: FormValue) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"  # as typed (and as seed 003's prompt shows it)
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
@@ -170,6 +195,8 @@ class FormDialog:
             step = {"left": -1, "right": 1, " ": 1}.get(key)
             if field.kind == "boolean" and key.lower() in ("y", "t", "n", "f"):
                 choice = 1 if key.lower() in ("y", "t") else 0
+            elif field.kind == "select" and step is None and len(key) == 1 and key.isprintable():
+                choice = _next_starting(field.options, self.choices[index], key)  # typing picks, as in a list box
             elif step is None or count == 0:
                 return self, None
             else:

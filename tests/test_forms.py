@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 
 import pytest
 
@@ -12,6 +13,7 @@ from inline_render.forms import FormDialog, convert_value, finish_values, open_f
 from inline_render.inputs import FormField, FormRequest
 from inline_render.outputs import FormAnswer, Submit
 from inline_render.shell import InlineApp
+from inline_render.shell.plain import PlainWriter
 from inline_render.style import row_text
 from inline_render.testing import CheckedRenderer
 from inline_render.testing.pilot import run_app
@@ -182,3 +184,23 @@ def test_select_options_with_controls_are_neutralized_in_the_hint() -> None:
     request = FormRequest("f3", "t", (FormField("pick", "select", options=("ok", "\x85", "\x9ad\x1b]52;c;x\x07")),))
     for row in _rows(open_form(request)):
         assert not any(0x80 <= ord(ch) <= 0x9F or ord(ch) < 0x20 for ch in row), repr(row)
+
+
+def test_piped_lines_fill_the_form_in_plain_output() -> None:
+    """Plain output (a pipe): each typed line fills the focused field, a select by its option's name."""
+    stream = io.StringIO()
+    writer = PlainWriter(stream)
+    writer.feed([REQUEST])
+    outputs = []
+    for line in ("upstream", "main", "yes", "7"):  # the number field starts with its default, 3: "37"
+        outputs += writer.feed([*(Key(char) for char in line), Key("enter")])
+    assert outputs == [FormAnswer("f1", (("remote", "upstream"), ("branch", "main"), ("force", True), ("retries", 37)))]
+    assert stream.getvalue().splitlines() == [
+        "? [git_push] Push to Remote",
+        "  Push commits to remote repository",
+        "  remote (origin/upstream) [origin] - Remote to push to",
+        "  branch* - Target branch",
+        "  force (true/false) [false] - Force push",
+        "  retries (number) [3] - How often to retry",
+        "  -> remote=upstream, branch=main, force=True, retries=37",
+    ]

@@ -21,7 +21,7 @@ from typing import Any, TextIO
 from ..app import AppState, initial_state
 from ..approval import approval_json, approval_lines
 from ..dialogs import ConfirmDialog, Dialog, FormDialog, PickDialog, PromptDialog
-from ..forms import field_hint
+from ..forms import field_summary
 from ..inputs import Input, LogAppend, LogDelta, LogFinish, LogReplace
 from ..log import LogRow, LogState, log_rows
 from ..outputs import ConfirmAnswer, FormAnswer, Output, PickAnswer, PromptAnswer, output_to_json
@@ -153,7 +153,7 @@ class PlainWriter:
         if isinstance(dialog, ConfirmDialog):
             lines += approval_lines(dialog.request)
         if isinstance(dialog, FormDialog):  # one line per field; each typed line fills the next (seed 003's -i)
-            lines += [f"  {f.name} {field_hint(f)} {f.description}".rstrip() for f in dialog.request.fields]
+            lines += [f"  {field_summary(f)}" for f in dialog.request.fields]
         if isinstance(dialog, PickDialog):
             lines += [f"  - {option.label}" for option in dialog.request.options]
         self._lines(lines)
