@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 
 import pytest
 
@@ -204,3 +205,14 @@ def test_piped_lines_fill_the_form_in_plain_output() -> None:
         "  retries (number) [3] - How often to retry",
         "  -> remote=upstream, branch=main, force=True, retries=37",
     ]
+
+
+def test_jsonl_form_record_and_answer() -> None:
+    """JSON Lines: a dialog record naming the fields, then the answer with the values by name."""
+    stream = io.StringIO()
+    writer = PlainWriter(stream, jsonl=True)
+    writer.feed([FormRequest("f4", "t", (FormField("n", "number"), FormField("ok", "boolean")))])
+    writer.feed([Key("4"), Key("enter"), Key("y"), Key("enter")])
+    dialog, answer = (json.loads(line) for line in stream.getvalue().splitlines())
+    assert dialog == {"type": "dialog", "dialog": "form", "id": "f4", "title": "t", "fields": ["n", "ok"]}
+    assert answer == {"type": "form.answer", "id": "f4", "values": {"n": 4, "ok": True}}

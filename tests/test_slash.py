@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from inline_render.completion import complete
 from inline_render.errors import InvalidInput
@@ -329,3 +331,23 @@ def test_a_tool_is_found_whatever_the_case_typed() -> None:
     tool = registry.add_tool(ManualTool("GitPush", _noop, "Push"))
     assert registry.tool_named("gitpush") is tool and registry.tool_named("GITPUSH") is tool
     assert registry.tool_named("git") is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    line=st.text(max_size=60),
+    words=st.lists(
+        st.sampled_from(["--env", "--dry-run", "prod", "--no-dry-run", "-i", "--replicas", "3", "x", "--note=", '"']),
+        max_size=8,
+    ),
+)
+def test_any_line_parses_or_raises_invalid_input(line: str, words: list[str]) -> None:
+    """Whatever is typed, parsing gives field values or an InvalidInput: never another exception."""
+    for text in (f"/deploy {line}", "/deploy " + " ".join(words)):
+        try:
+            name, split = split_command(text)
+            values = parse_arguments(DEPLOY, split, name)
+        except InvalidInput as error:
+            assert str(error).startswith("/deploy")
+        else:
+            assert set(values) == {"env", "replicas", "note", "dry-run"} and values["env"] in ("staging", "prod")
