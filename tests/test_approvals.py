@@ -140,11 +140,11 @@ def test_wire_carries_risk_path_and_the_remember_scope() -> None:
 
 
 def test_wire_without_remember_has_no_scope_and_a_bad_path_costs_nothing() -> None:
-    """A plain yes keeps codelia's exact three members; a malformed worker_path is dropped, not an error."""
+    """A plain yes keeps codelia's exact three members; a malformed worker_path or risk is dropped, not an error."""
     session = running()
-    step = feed(session, req("ui_2", "ui.confirm.request", title="t", message="m", worker_path="not-a-list"))
+    step = feed(session, req("ui_2", "ui.confirm.request", title="t", message="m", worker_path="x", risk=3))
     (request,) = step.inputs
-    assert isinstance(request, ConfirmRequest) and request.worker_path == ()
+    assert isinstance(request, ConfirmRequest) and (request.worker_path, request.risk) == ((), "")
     sent = session.handle_output(ConfirmAnswer("ui_2", True)).send
     assert sent == (Response("ui_2", {"ok": True, "remember": False, "reason": None}),)
     assert m.ConfirmResult.from_json({"ok": True, "remember": True, "reason": None, "scope": "session"}).scope == (

@@ -777,7 +777,7 @@ def _dialog_input(dialog_id: str, params: Any) -> Input:
             params.danger_level,
             params.allow_remember,
             params.allow_reason,
-            params.risk,
+            params.risk if isinstance(params.risk, str) else "",
             worker_names(params.worker_path),
         )
     if isinstance(params, m.PromptParams):

@@ -233,8 +233,9 @@ class ConfirmParams(JsonObject):
     allow_reason: bool = False
     run_id: str | None = None
     # Additions (seed 003's approvals): "low"/"medium"/"high", and the worker path as names or
-    # seed 003 WorkerInfo objects ({id, depth, task}); a path of any other shape is ignored.
-    risk: str = ""
+    # seed 003 WorkerInfo objects ({id, depth, task}).  Any other shape of either is ignored (they
+    # are context for the user: a malformed one must not cost the question).
+    risk: Any = None
     worker_path: Any = None
     extra: dict[str, Any] = field(default_factory=dict)
 
