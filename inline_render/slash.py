@@ -98,7 +98,7 @@ class CommandContext:
 
 def split_command(text: str) -> tuple[str, list[str]]:
     """``"/name rest"`` -> (``name`` lower-cased, the shell-quoted words of ``rest``); a bad quote raises."""
-    head, _, rest = text.strip().partition(" ")
+    head, _, rest = text.strip().replace("\t", " ").partition(" ")
     try:
         words = shlex.split(rest)
     except ValueError as error:  # "No closing quotation", "No escaped character"
@@ -107,7 +107,7 @@ def split_command(text: str) -> tuple[str, list[str]]:
 
 
 def usage(name: str, fields: Iterable[FormField]) -> str:
-    """``/name --branch <text> [--force] [--remote <origin|upstream>]``: required fields first as declared."""
+    """``/name --branch <text> [--force] [--remote <origin|upstream>]``: fields in order, optional ones bracketed."""
     parts = [f"/{name}"]
     for spec in fields:
         if spec.kind == "boolean":

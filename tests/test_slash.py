@@ -46,6 +46,7 @@ def test_options_quoted_values_flags_and_bare_words() -> None:
         "note": "two words",
         "dry-run": True,
     }
+    assert split_command("/Deploy\t--env prod") == ("deploy", ["--env", "prod"])  # any case, any blank
     _, words = split_command("/deploy --env staging --no-dry-run --dry-run false")
     assert parse_arguments(DEPLOY, words, "deploy")["dry-run"] is False
 
