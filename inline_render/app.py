@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from .composer import Composer
 from .dialogs import Dialog
 from .evolve import fast_init
-from .inputs import ConfirmRequest, PickRequest, PromptRequest, check_terminal_size
+from .inputs import ConfirmRequest, FormRequest, PickRequest, PromptRequest, check_terminal_size
 from .log import LogState, RenderOptions
 from .state import Config, RenderState
 from .style import Row
@@ -15,7 +15,7 @@ from .themes import theme_named
 
 __all__ = ["AppState", "Screen", "initial_state"]
 
-DialogRequest = ConfirmRequest | PromptRequest | PickRequest
+DialogRequest = ConfirmRequest | PromptRequest | PickRequest | FormRequest
 
 
 @fast_init

@@ -1,9 +1,10 @@
 """``python -m inline_render chat``: a small chat app written only on the public API.
 
-History (Up/Down, Ctrl-R; ``--history FILE`` keeps it), Tab completion of
-slash commands and their arguments (``/model <Tab>``, ``/run <Tab>`` completes
-paths), a confirm before ``/run``, streamed answers (Esc or Ctrl-C cancels
-one), status fields and a spinner.  Piped input works too:
+History (Up/Down, Ctrl-R; ``--history FILE`` keeps it), slash commands from a
+``CommandRegistry`` (``/help`` lists them; Tab completes commands, ``--options``
+and models), a confirm before ``/run``, a manual tool with a form (``/tools``,
+``/tool note -i``), streamed answers (Esc or Ctrl-C cancels one), status fields
+and a spinner.  Piped input works too:
 ``printf 'hi\\n/run ls\\ny\\n' | python -m inline_render chat``.
 """
 
@@ -16,22 +17,19 @@ from collections.abc import Coroutine
 from typing import Any
 
 from .cli import PROG, help_text
-from .completion import PathCompleter, SlashCommand, SlashCommands
-from .inputs import LogClear
-from .outputs import Interrupt, Quit, Submit
+from .inputs import FormField
+from .outputs import FormValue, Interrupt, Quit, Submit
 from .shell import AppOptions, InlineApp, OutputMode
+from .slash import CommandContext, CommandRegistry, ManualTool
 from .state import Config
 
 __all__ = ["Chat", "main"]
 
 MODELS = ("echo-1", "echo-2-large")
-COMMANDS = {
-    "help": SlashCommand("list the commands"),
-    "model": SlashCommand("switch the model", MODELS),
-    "run": SlashCommand("run a command (asks first)", PathCompleter()),
-    "clear": SlashCommand("forget the log above the composer"),
-    "exit": SlashCommand("quit"),
-}
+NOTE_FIELDS = (
+    FormField("text", "text", "what to note", required=True),
+    FormField("level", "select", "how it shows", default="info", options=("info", "warn", "success")),
+)
 
 
 class Chat:
@@ -49,7 +47,7 @@ class Chat:
             elif isinstance(output, Submit):
                 if self.turn is not None and not self.turn.done():
                     await self.turn  # one turn at a time (piped lines wait their turn too)
-                self.turn = asyncio.ensure_future(self._guard(app, self.handle(app, output.text.strip())))
+                self.turn = asyncio.ensure_future(self._guard(app, self.answer(app, output.text.strip())))
             elif isinstance(output, Quit):
                 break
         if self.turn is not None:
@@ -63,30 +61,29 @@ class Chat:
         except asyncio.CancelledError:
             app.log("status", "cancelled")
 
-    async def handle(self, app: InlineApp, text: str) -> None:
-        """A slash command, or a question answered by streaming."""
-        name, _, argument = text.partition(" ")
-        if name == "/help":
-            for command, spec in COMMANDS.items():
-                app.log("status", f"/{command:<6} {spec.description}")
-        elif name == "/model":
-            if argument in MODELS:
-                app.status(model=argument)
-            else:
-                app.log("error", f"unknown model {argument!r}; try: {', '.join(MODELS)}")
-        elif name == "/run":
-            if await app.confirm(f"Run {argument or 'nothing'}?", "It would run in your shell.", danger_level="high"):
-                app.log("tool", f"$ {argument}\n(this demo does not really run it)")
-            else:
-                app.log("status", "not run")
-        elif name == "/clear":
-            app.send(LogClear())
-        elif name == "/exit":
-            app.exit(0)
-        elif name.startswith("/"):
-            app.log("error", f"unknown command {name}; /help lists them")
+    def commands(self) -> CommandRegistry:
+        """The built-ins, ``/run`` and the ``note`` tool; ``/config delay 0.1`` changes the streaming speed."""
+        registry = CommandRegistry(
+            models=MODELS, settings=(FormField("delay", "number", "seconds per word", default=self.delay),)
+        )
+        registry.add("run", self.run, "run a command (asks first): /run ls -l", free=True)
+        registry.add_tool(ManualTool("note", self.note, "Write a note to the log", NOTE_FIELDS, "Note", "Notes"))
+        registry.on_config = self.configure
+        return registry
+
+    def configure(self, key: str, value: FormValue) -> None:
+        if key == "delay" and isinstance(value, (int, float)):
+            self.delay = max(0.0, float(value))
+
+    async def run(self, context: CommandContext) -> None:
+        command = " ".join(context.words) or "nothing"
+        if await context.app.confirm(f"Run {command}?", "It would run in your shell.", risk="high"):
+            context.app.log("tool", f"$ {command}\n(this demo does not really run it)")
         else:
-            await self.answer(app, text)
+            context.app.log("status", "not run")
+
+    def note(self, context: CommandContext) -> None:
+        context.app.log(str(context.args["level"]), str(context.args["text"]))
 
     async def answer(self, app: InlineApp, question: str) -> None:
         with app.working("thinking"):
@@ -108,5 +105,6 @@ def main(argv: list[str]) -> int:
         mode=OutputMode(args.mode), config=Config(placeholder="Ask something \u00b7 /help"), history_file=args.history
     )
     app = InlineApp(options)
-    app.completer = SlashCommands(COMMANDS)
-    return asyncio.run(app.run(Chat(args.delay).main))
+    chat = Chat(args.delay)
+    chat.commands().install(app)
+    return asyncio.run(app.run(chat.main))

@@ -12,17 +12,17 @@ import functools
 from dataclasses import dataclass, replace
 from typing import Union
 
+from .approval import REMEMBER_SCOPES, approval_rows, is_dangerous
 from .composer import TextField, render_field
-from .inputs import ConfirmRequest, PickRequest, PromptRequest
+from .forms import FormDialog, open_form
+from .inputs import ConfirmRequest, FormRequest, PickRequest, PromptRequest
 from .outputs import ConfirmAnswer, Output, PickAnswer, PromptAnswer
 from .spans import wrap_ansi
 from .style import DEFAULT, Row, Segment, styled
 from .text import WidthPolicy, clip_to_width, flatten, sanitize, wrap_line
 from .theme import DANGER, DIM, HINT, SELECTED, TITLE
 
-__all__ = ["ConfirmDialog", "Dialog", "DialogView", "PickDialog", "PromptDialog", "open_dialog"]
-
-DANGER_LEVELS = frozenset({"high", "danger", "critical", "destructive"})
+__all__ = ["ConfirmDialog", "Dialog", "DialogView", "FormDialog", "PickDialog", "PromptDialog", "open_dialog"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,18 +95,17 @@ class ConfirmDialog:
         return self.request.id
 
     def choices(self) -> list[tuple[str, str, str]]:
-        """(key, label, action) in display order."""
-        out = [("y", self.request.confirm_label, "ok")]
-        if self.request.allow_remember:
-            out.append(("a", f"{self.request.confirm_label}, remember for this session", "remember"))
-        out.append(("n", self.request.cancel_label, "deny"))
+        """(key, label, action) in display order: seed 003's ``[y]es / [n]o / [a]lways / [s]ession``."""
+        out = [("y", self.request.confirm_label, "ok"), ("n", self.request.cancel_label, "deny")]
+        if self.request.allow_remember:  # remembering is offered only when the request allows it
+            out += [("a", "Always", "always"), ("s", "Session", "session")]
         return out
 
     def _act(self, action: str) -> tuple[Dialog | None, Output | None]:
         if action == "ok":
             return None, ConfirmAnswer(self.id, True)
-        if action == "remember":
-            return None, ConfirmAnswer(self.id, True, remember=True)
+        if action in REMEMBER_SCOPES:
+            return None, ConfirmAnswer(self.id, True, remember=True, scope=action)
         if self.request.allow_reason and self.reason is None:
             return replace(self, reason=TextField()), None
         return None, ConfirmAnswer(self.id, False)
@@ -137,10 +136,10 @@ class ConfirmDialog:
         return self, None
 
     def render(self, width: int, policy: WidthPolicy) -> DialogView:
-        danger = self.request.danger_level in DANGER_LEVELS
-        rows: list[Row] = [_title(self.request.title, width, policy, danger)]
+        rows: list[Row] = [_title(self.request.title, width, policy, is_dangerous(self.request))]
         if self.request.message:
             rows.extend(_message(self.request, width, policy))
+        rows.extend(approval_rows(self.request, width, policy))
         if self.reason is not None:
             rows.append(styled("  Reason (enter to send, esc to skip):", HINT))
             field, cursor = _field_rows(self.reason, width, policy, False, len(rows))
@@ -274,16 +273,18 @@ class PickDialog:
         return DialogView(tuple(rows), focus)
 
 
-Dialog = Union[ConfirmDialog, PromptDialog, PickDialog]
+Dialog = Union[ConfirmDialog, PromptDialog, PickDialog, FormDialog]
 
 
-def open_dialog(request: ConfirmRequest | PromptRequest | PickRequest) -> Dialog:
-    """The initial dialog for a request (a prompt starts with its default text)."""
+def open_dialog(request: ConfirmRequest | PromptRequest | PickRequest | FormRequest) -> Dialog:
+    """The initial dialog for a request (a prompt starts with its default text, a form with its defaults)."""
+    if isinstance(request, FormRequest):
+        return open_form(request)
     if isinstance(request, ConfirmRequest):
-        danger = request.danger_level in DANGER_LEVELS
         dialog = ConfirmDialog(request)
         # A dangerous question defaults to the cancel choice.
-        return replace(dialog, choice=len(dialog.choices()) - 1) if danger else dialog
+        deny = [action for _, _, action in dialog.choices()].index("deny")
+        return replace(dialog, choice=deny) if is_dangerous(request) else dialog
     if isinstance(request, PromptRequest):
         return PromptDialog(request, TextField().set(request.default))
     return PickDialog(request)

@@ -25,7 +25,10 @@ __all__ = [
     "ConfirmCancel",
     "ConfirmRequest",
     "EditorSet",
+    "FIELD_KINDS",
     "Fault",
+    "FormField",
+    "FormRequest",
     "HistorySet",
     "Input",
     "Key",
@@ -172,7 +175,7 @@ class Status:
 
 @dataclass(frozen=True, slots=True)
 class ConfirmRequest:
-    """Open a yes/no dialog; answered by an output carrying ``id``."""
+    """Open a yes/no dialog (an approval with ``risk``/``worker_path``); answered by an output carrying ``id``."""
 
     TYPE: ClassVar[str] = "confirm.request"
     id: str
@@ -184,6 +187,10 @@ class ConfirmRequest:
     allow_remember: bool = False
     allow_reason: bool = False
     styled: bool = False  # ``message`` is trusted ANSI (``spans.ansi_text``): SGR kept, the rest inert
+    # Seed 003's approval context: ``risk`` low/medium/high (shown styled; high is dangerous) and
+    # the workers from the root to the one asking (shown as ``a -> b -> c``).
+    risk: str = ""
+    worker_path: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +236,32 @@ class PickRequest:
     message: str = ""
     multi: bool = False
     styled: bool = False  # ``message`` is trusted ANSI (``spans.ansi_text``): SGR kept, the rest inert
+
+
+FIELD_KINDS = ("text", "number", "select", "boolean")  # seed 003's FieldType
+
+
+@dataclass(frozen=True, slots=True)
+class FormField:
+    """One field of a form (seed 003's ``ManualToolField``; ``kind`` is its ``type``)."""
+
+    name: str
+    kind: str = "text"
+    description: str = ""
+    required: bool = False
+    default: str | float | bool | None = None
+    options: tuple[str, ...] = ()  # a select's choices
+
+
+@dataclass(frozen=True, slots=True)
+class FormRequest:
+    """Open a form of fields (text, number, select, boolean); answered with the values, or None on escape."""
+
+    TYPE: ClassVar[str] = "form.request"
+    id: str
+    title: str
+    fields: tuple[FormField, ...]
+    message: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,6 +394,7 @@ Input = Union[
     ConfirmCancel,
     PromptRequest,
     PickRequest,
+    FormRequest,
     PermissionPreview,
     PermissionReady,
     LegacyText,
@@ -423,9 +457,47 @@ def _check_type(where: str, name: str, value: Any, annotation: str) -> Any:
     elif base == "tuple[PickOption, ...]":
         if isinstance(value, list):
             return tuple(_pick_option(f"{where}: field '{name}'[{i}]", item) for i, item in enumerate(value))
+    elif base == "tuple[FormField, ...]":
+        if isinstance(value, list):
+            return tuple(_form_field(f"{where}: field '{name}'[{i}]", item) for i, item in enumerate(value))
     else:  # pragma: no cover - a new annotation without a checker is a programming error
         raise AssertionError(f"no JSON checker for annotation {annotation!r}")
     raise InvalidInput(f"{where}: field '{name}' must be {base}, got {type(value).__name__}")
+
+
+def _form_field(where: str, item: Any) -> FormField:
+    """A form field from seed 003's ``ManualToolField`` JSON: ``name``, ``type``, ``description``, ..."""
+    if not isinstance(item, dict):
+        raise InvalidInput(f"{where} must be an object, got {type(item).__name__}")
+    unknown = sorted(set(item) - {"name", "type", "description", "required", "default", "options"})
+    if unknown:
+        raise InvalidInput(f"{where}: unknown field {unknown[0]!r}")
+    name, kind = item.get("name"), item.get("type", "text")
+    description, required = item.get("description", ""), item.get("required", False)
+    default, options = item.get("default"), item.get("options", [])
+    if not isinstance(name, str) or not name:
+        raise InvalidInput(f"{where}: 'name' must be a non-empty string")
+    if kind not in FIELD_KINDS:
+        raise InvalidInput(f"{where}: 'type' must be one of {', '.join(FIELD_KINDS)}, got {kind!r}")
+    if not isinstance(description, str) or not isinstance(required, bool):
+        raise InvalidInput(f"{where}: 'description' must be a string and 'required' a boolean")
+    if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+        raise InvalidInput(f"{where}: 'options' must be a list of strings")
+    if default is not None and (not isinstance(default, (str, int, float, bool)) or _huge(default)):
+        raise InvalidInput(f"{where}: 'default' must be a string, a finite number or a boolean")
+    if isinstance(default, int) and not isinstance(default, bool):
+        default = float(default)
+    return FormField(name, kind, description, required, default, tuple(options))
+
+
+def _huge(value: Any) -> bool:
+    """A number no float holds (JSON allows 10**400) or not finite."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return not math.isfinite(float(value))
+    except OverflowError:
+        return True
 
 
 def _pick_option(where: str, item: Any) -> PickOption:
@@ -483,9 +555,26 @@ def input_to_json(value: Input) -> dict[str, Any]:
         if field.default is not dataclasses.MISSING and item == field.default:
             continue
         if isinstance(item, tuple):
-            item = [o if isinstance(o, str) else _option_json(o) for o in item]
+            item = [o if isinstance(o, str) else _item_json(o) for o in item]
         out[field.name] = item
     return out
+
+
+def _item_json(item: PickOption | FormField) -> dict[str, Any]:
+    if isinstance(item, PickOption):
+        return _option_json(item)
+    data: dict[str, Any] = {"name": item.name}
+    if item.kind != "text":
+        data["type"] = item.kind
+    if item.description:
+        data["description"] = item.description
+    if item.required:
+        data["required"] = True
+    if item.default is not None:
+        data["default"] = item.default
+    if item.options:
+        data["options"] = list(item.options)
+    return data
 
 
 def _option_json(option: PickOption) -> dict[str, str]:

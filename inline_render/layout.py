@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from .app import AppState
 from .composer import TextField, render_field
-from .dialogs import DialogView, PromptDialog
+from .dialogs import DialogView, FormDialog, PromptDialog
 from .evolve import fast_init
 from .log import LogRow, log_rows
 from .state import Config, RenderState, SyncPhase
@@ -344,7 +344,7 @@ def _below(state: AppState, layout: Layout, top: int) -> tuple[tuple[Row, ...], 
         theme = state.log.options.theme if state.log.options is not None else None
         shown = (layout.dialog.rows[index] for index in layout.dialog_shown)
         dialog.extend(clip_row(_themed_dialog_row(row, theme) if theme else row, width, policy) for row in shown)
-        if isinstance(state.dialog, PromptDialog) and layout.dialog.cursor is not None:
+        if isinstance(state.dialog, (PromptDialog, FormDialog)) and layout.dialog.cursor is not None:
             row, col = layout.dialog.cursor
             if row in layout.dialog_shown:
                 cursor = (top + layout.dialog_shown.index(row), col)

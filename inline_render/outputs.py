@@ -8,6 +8,8 @@ from typing import Any, ClassVar, Union
 __all__ = [
     "CompleteRequest",
     "ConfirmAnswer",
+    "FormAnswer",
+    "FormValue",
     "Interrupt",
     "Output",
     "PickAnswer",
@@ -35,6 +37,7 @@ class ConfirmAnswer:
     ok: bool
     remember: bool = False
     reason: str | None = None
+    scope: str | None = None  # with ``remember``: "always" or "session" (seed 003's [a]lways / [s]ession)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +47,22 @@ class PromptAnswer:
     TYPE: ClassVar[str] = "prompt.answer"
     id: str
     value: str | None
+
+
+FormValue = str | float | bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class FormAnswer:
+    """The answer to form ``id``: (name, value) per field in order, or None when dismissed (Esc)."""
+
+    TYPE: ClassVar[str] = "form.answer"
+    id: str
+    values: tuple[tuple[str, FormValue], ...] | None
+
+    def as_dict(self) -> dict[str, FormValue] | None:
+        """The values by field name (None when dismissed)."""
+        return None if self.values is None else dict(self.values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +98,7 @@ class Quit:
     TYPE: ClassVar[str] = "quit"
 
 
-Output = Union[Submit, ConfirmAnswer, PromptAnswer, PickAnswer, Interrupt, Quit, CompleteRequest]
+Output = Union[Submit, ConfirmAnswer, PromptAnswer, PickAnswer, FormAnswer, Interrupt, Quit, CompleteRequest]
 
 
 def output_to_json(output: Output) -> dict[str, Any]:
@@ -91,12 +110,16 @@ def output_to_json(output: Output) -> dict[str, Any]:
         data.update(id=output.id, ok=output.ok)
         if output.remember:
             data["remember"] = True
+        if output.scope is not None:
+            data["scope"] = output.scope
         if output.reason is not None:
             data["reason"] = output.reason
     elif isinstance(output, PromptAnswer):
         data.update(id=output.id, value=output.value)
     elif isinstance(output, PickAnswer):
         data.update(id=output.id, ids=list(output.ids))
+    elif isinstance(output, FormAnswer):
+        data.update(id=output.id, values=output.as_dict())
     elif isinstance(output, Interrupt):
         data["key"] = output.key
     elif isinstance(output, CompleteRequest):

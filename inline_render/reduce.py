@@ -20,7 +20,7 @@ from typing import Any
 
 from .app import AppState
 from .composer import normalize_key
-from .dialogs import PickDialog, PromptDialog, open_dialog
+from .dialogs import FormDialog, PickDialog, PromptDialog, open_dialog
 from .editor import apply_completions, composer_key, composer_paste, composer_set, with_history
 from .evolve import evolve
 from .highlight import lexer_for
@@ -31,6 +31,7 @@ from .inputs import (
     ConfirmRequest,
     EditorSet,
     Fault,
+    FormRequest,
     HistorySet,
     Input,
     Key,
@@ -98,7 +99,7 @@ def _paste(state: AppState, item: Paste, out: Outputs) -> AppState:
         return replace(state, composer=composer_paste(state.composer, item.text))
     if state.render.confirm_phase is ConfirmPhase.PENDING:
         return state
-    if isinstance(dialog, (PromptDialog, PickDialog)):
+    if isinstance(dialog, (PromptDialog, PickDialog, FormDialog)):
         return replace(state, dialog=dialog.paste(item.text))
     return state
 
@@ -110,7 +111,7 @@ def _next_dialog(state: AppState) -> AppState:
     return _open(replace(state, render=render, queued=state.queued[1:]), state.queued[0])
 
 
-def _open(state: AppState, request: ConfirmRequest | PromptRequest | PickRequest) -> AppState:
+def _open(state: AppState, request: ConfirmRequest | PromptRequest | PickRequest | FormRequest) -> AppState:
     if state.dialog is not None:
         return replace(state, queued=(*state.queued, request))
     render = replace(state.render, confirm_phase=ConfirmPhase.PENDING)
@@ -360,6 +361,7 @@ _HANDLERS: dict[type[Any], Callable[[AppState, Any, Outputs], AppState]] = {
     ConfirmRequest: _dialog_request,
     PromptRequest: _dialog_request,
     PickRequest: _dialog_request,
+    FormRequest: _dialog_request,
     ConfirmCancel: _cancel,
     PermissionPreview: _preview,
     PermissionReady: _ready,

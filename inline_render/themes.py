@@ -68,6 +68,9 @@ _COMMON = {
     "dialog_hint": Style(dim=True, italic=True),
     "dialog_selected": Style(reverse=True),
     "dialog_dim": Style(dim=True),
+    "risk_low": Style(fg="ansigreen"),
+    "risk_medium": Style(fg="ansiyellow", bold=True),
+    "risk_high": Style(fg="ansired", bold=True),
     "status": Style(dim=True),
     "composer_prompt": Style(dim=True),
     "placeholder": Style(dim=True),
@@ -82,9 +85,10 @@ class Theme:
     ``code`` (inline code), ``link``, ``link_url``, ``quote``, ``quote_bar``, ``bullet``,
     ``rule``, ``table_header``, ``table_border``, ``code_mark`` (continuation mark of a long
     code line), ``diff_add``/``diff_del``/``diff_hunk``/``diff_file``, ``detail``, dialogs
-    (``dialog_title``, ``dialog_danger``, ``dialog_hint``, ``dialog_selected``, ``dialog_dim``),
-    ``status``, ``composer_prompt``, ``placeholder``, and ``kind.<kind>`` (text) / ``prefix.<kind>``
-    (prefix glyph) for log kinds (absent: theme.py's built-in kind styles).
+    (``dialog_title``, ``dialog_danger``, ``dialog_hint``, ``dialog_selected``, ``dialog_dim``;
+    ``risk_low``/``risk_medium``/``risk_high``: an approval's risk), ``status``, ``composer_prompt``,
+    ``placeholder``, and ``kind.<kind>`` (text) / ``prefix.<kind>`` (prefix glyph) for log kinds
+    (absent: theme.py's built-in kind styles).
     """
 
     name: str

@@ -76,7 +76,8 @@ def test_confirm_answer_carries_remember_and_a_cancelled_await_closes_the_dialog
         seen.append("closed")
 
     _run(app, main)
-    assert seen[0] == ConfirmAnswer(seen[0].id, True, remember=True)  # type: ignore[attr-defined]
+    # [a]lways: remembered, and the answer says for how long (seed 003).
+    assert seen[0] == ConfirmAnswer(seen[0].id, True, remember=True, scope="always")  # type: ignore[attr-defined]
     assert seen[1] == "closed"
 
 

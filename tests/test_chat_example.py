@@ -7,23 +7,18 @@ import subprocess
 import sys
 from pathlib import Path
 
-from inline_render.chat import COMMANDS, Chat
-from inline_render.completion import SlashCommands
-from inline_render.shell import InlineApp
+from inline_render.chat import Chat
 from inline_render.testing.pilot import run_app
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _setup(app: InlineApp) -> None:
-    app.completer = SlashCommands(COMMANDS)
 
 
 def test_chat_streams_completes_confirms_and_recalls_history() -> None:
     """A question streams its answer; /mo<Tab> completes; /run asks first; Up recalls the last line."""
 
     async def scenario() -> None:
-        async with run_app(Chat(delay=0.001).main, columns=70, rows=16, setup=_setup) as pilot:
+        chat = Chat(delay=0.001)
+        async with run_app(chat.main, columns=70, rows=16, setup=lambda app: chat.commands().install(app)) as pilot:
             await pilot.type("what is inline mode")
             await pilot.press("enter")
             await pilot.wait_for("You asked: what is inline mode.")
@@ -51,7 +46,8 @@ def test_chat_turn_is_cancelled_by_escape() -> None:
     """Esc while an answer streams cancels the turn: a 'cancelled' line, the partial answer kept once."""
 
     async def scenario() -> str:
-        async with run_app(Chat(delay=0.2).main, columns=70, rows=16, setup=_setup) as pilot:
+        chat = Chat(delay=0.2)
+        async with run_app(chat.main, columns=70, rows=16, setup=lambda app: chat.commands().install(app)) as pilot:
             await pilot.type("slow please")
             await pilot.press("enter")
             await pilot.wait_for("You asked:", timeout=10)
@@ -83,3 +79,21 @@ def test_chat_is_shorter_than_the_demo() -> None:
     chat = (ROOT / "inline_render" / "chat.py").read_text(encoding="utf-8").count("\n")
     demo = (ROOT / "inline_render" / "demo.py").read_text(encoding="utf-8").count("\n")
     assert chat < demo
+
+
+def test_chat_piped_commands_forms_and_errors() -> None:
+    """Piped: /tools lists by category, /tool note -i takes the next lines as the form's fields, a bad model errs."""
+    done = subprocess.run(
+        [sys.executable, "-m", "inline_render", "chat", "--delay", "0"],
+        input='/tools\n/tool note -i\nremember milk\n\n/note --text "two words" --level warn\n/model nope\n',
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[1:4] == ["  Available manual tools:", "    Notes:", "      note - Write a note to the log"]
+    assert "  -> text=remember milk, level=info" in lines and "i remember milk" in lines
+    assert "! two words" in lines
+    assert "\u2717 /model: unknown model 'nope'; choose one of echo-1, echo-2-large" in lines

@@ -27,6 +27,18 @@ EXAMPLES: list[dict[str, Any]] = [
     {"type": "confirm.cancel", "id": "c"},
     {"type": "prompt.request", "id": "p", "title": "t", "default": "d", "secret": True, "multiline": True},
     {"type": "pick.request", "id": "k", "title": "t", "options": [{"id": "a", "label": "A"}], "multi": True},
+    {
+        "type": "form.request",
+        "id": "f",
+        "title": "git_push",
+        "fields": [
+            {"name": "remote", "type": "select", "default": "origin", "options": ["origin", "upstream"]},
+            {"name": "branch", "description": "Target branch", "required": True},
+            {"name": "force", "type": "boolean", "default": False},
+            {"name": "retries", "type": "number", "default": 3.5},
+        ],
+        "message": "Push commits",
+    },
     {"type": "permission.preview", "tool": "edit", "diff": "+x", "truncated": True, "tool_call_id": "t1"},
     {"type": "permission.ready", "tool": "edit"},
     {"type": "legacy.text", "text": "Planned edit diff preview"},
@@ -74,6 +86,13 @@ def test_json_round_trip_is_exact(obj: dict[str, Any]) -> None:
         ({"type": "resize", "columns": True, "rows": 5}, "field 'columns' must be int, got bool"),
         ({"type": "clock", "now": float("nan")}, "field 'now' must be a finite number"),
         ({"type": "pick.request", "id": "k", "title": "t", "options": [3]}, "must be a string or an object"),
+        (
+            {"type": "form.request", "id": "f", "title": "t", "fields": [{"name": "n", "type": "date"}]},
+            "'type' must be one of",
+        ),
+        ({"type": "form.request", "id": "f", "title": "t", "fields": [{"type": "text"}]}, "'name' must be a non-empty"),
+        ({"type": "form.request", "id": "f", "title": "t", "fields": [{"name": "n", "default": 10**400}]}, "'default'"),
+        ({"type": "form.request", "id": "f", "title": "t", "fields": [{"name": "n", "x": 1}]}, "unknown field 'x'"),
     ],
 )
 def test_bad_input_names_the_field(obj: Any, message: str) -> None:

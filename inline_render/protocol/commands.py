@@ -34,10 +34,16 @@ from .messages import excerpt
 if TYPE_CHECKING:
     from .mapping import Session, _Out
 
-__all__ = ["COMMAND_DIALOG", "COMMANDS", "Commands", "mcp_table"]
+__all__ = ["COMMANDS", "COMMAND_DIALOG", "DESCRIPTIONS", "Commands", "mcp_table"]
 
 COMMAND_DIALOG = "ui-command-"  # ids of the UI's own pick dialogs (runtime ids are "ui_1"... or numbers)
 COMMANDS = ("/resume", "/model", "/skills", "/mcp")
+DESCRIPTIONS = {  # for /help and completion (inline_render.slash_runtime registers them on a CommandRegistry)
+    "/resume": "Resume a saved session",
+    "/model": "Switch the runtime's model (/model NAME)",
+    "/skills": "Pick a skill to mention",
+    "/mcp": "MCP servers and their state",
+}
 _MAX_CELL = 40  # characters of one table cell
 _T = TypeVar("_T", bound=JsonObject)
 

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..approval import worker_names
 from ..errors import InvalidInput
 from ..inputs import (
     NOTIFY_TYPES,
@@ -326,7 +327,8 @@ class Session:
             return self.cancel_run()
         if isinstance(output, ConfirmAnswer):
             reason = output.reason if not output.ok else None  # a reason explains a denial
-            return self._answer(output.id, m.ConfirmResult(output.ok, output.remember, reason))
+            scope = output.scope if output.ok and output.remember else None
+            return self._answer(output.id, m.ConfirmResult(output.ok, output.remember, reason, scope))
         if isinstance(output, PromptAnswer):
             return self._answer(output.id, m.PromptResult(output.value))
         if isinstance(output, PickAnswer):
@@ -784,6 +786,8 @@ def _dialog_input(dialog_id: str, params: Any) -> Input:
             params.danger_level,
             params.allow_remember,
             params.allow_reason,
+            risk=params.risk if isinstance(params.risk, str) else "",
+            worker_path=worker_names(params.worker_path),
         )
     if isinstance(params, m.PromptParams):
         return PromptRequest(

@@ -232,16 +232,26 @@ class ConfirmParams(JsonObject):
     allow_remember: bool = False
     allow_reason: bool = False
     run_id: str | None = None
+    # Additions (seed 003's approvals): "low"/"medium"/"high", and the worker path as names or
+    # seed 003 WorkerInfo objects ({id, depth, task}).  Any other shape of either is ignored (they
+    # are context for the user: a malformed one must not cost the question).
+    risk: Any = None
+    worker_path: Any = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
 class ConfirmResult(JsonObject):
-    """The answer: ``{"ok": bool, "remember": bool, "reason": str | null}`` (all three always, as codelia's TUI)."""
+    """The answer: ``{"ok": bool, "remember": bool, "reason": str | null}`` (all three always, as codelia's TUI).
+
+    Addition: ``scope`` ("always" or "session") with ``remember: true``, only when the request
+    allowed remembering and the user chose ``[a]lways`` / ``[s]ession``; absent otherwise.
+    """
 
     ok: bool
     remember: bool
     reason: str | None
+    scope: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 

@@ -27,12 +27,14 @@ import asyncio
 import itertools
 from collections.abc import Callable, Iterable, Sequence
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..inputs import (
     ConfirmCancel,
     ConfirmRequest,
     EditorSet,
+    FormField,
+    FormRequest,
     Input,
     LogAppend,
     LogClear,
@@ -45,15 +47,18 @@ from ..inputs import (
     Status,
     Working,
 )
-from ..outputs import ConfirmAnswer, Output, PickAnswer, PromptAnswer, Submit
+from ..outputs import ConfirmAnswer, FormAnswer, FormValue, Interrupt, Output, PickAnswer, PromptAnswer, Submit
 from ..spans import StyledText, trusted
 from ..style import Segment, Style
+
+if TYPE_CHECKING:
+    from ..slash import CommandRegistry
 
 __all__ = ["AppApi", "OptionSpec", "Stream", "SubmitHook", "WorkingScope"]
 
 SubmitHook = Callable[[str], "str | None"]
 OptionSpec = str | PickOption | tuple[str, str]
-Answer = ConfirmAnswer | PromptAnswer | PickAnswer
+Answer = ConfirmAnswer | PromptAnswer | PickAnswer | FormAnswer
 
 
 class Stream:
@@ -144,6 +149,14 @@ class AppApi:
     """Called with each submitted line before it is logged: the line to log and submit, or None to refuse it.
     Set it before ``run`` (the core is told then that Enter no longer logs the line itself)."""
     _submit_hooked = False
+    commands: CommandRegistry | None = None
+    """A ``CommandRegistry`` runs the submitted ``/`` lines (``registry.install(app)`` sets it and the completer)."""
+    _commands_busy = 0  # commands running: line input waits for them (or for a dialog one opens)
+
+    @property
+    def status_fields(self) -> dict[str, str]:
+        """The named status fields set with ``status(name=value)`` (a plain ``status(text)`` is under ""), as text."""
+        return {name: _plain(value) for name, value in self._status_fields.items()}
 
     def _api_init(self) -> None:
         self._ids = itertools.count(1)
@@ -165,7 +178,7 @@ class AppApi:
 
     # --- dialogs --------------------------------------------------------------------------------
 
-    async def _ask(self, request: ConfirmRequest | PromptRequest | PickRequest) -> Answer:
+    async def _ask(self, request: ConfirmRequest | PromptRequest | PickRequest | FormRequest) -> Answer:
         future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
         self._answers[request.id] = future
         self.send(request)
@@ -189,8 +202,14 @@ class AppApi:
         danger_level: str = "normal",
         allow_remember: bool = False,
         allow_reason: bool = False,
+        risk: str = "",
+        worker_path: Sequence[str] = (),
     ) -> ConfirmAnswer:
-        """Ask a yes/no question; the whole answer (``ok``, ``remember``, ``reason``)."""
+        """Ask a yes/no question; the whole answer (``ok``, ``remember`` with its ``scope``, ``reason``).
+
+        ``risk`` ("low"/"medium"/"high") and ``worker_path`` make it a seed 003 approval (shown under
+        the message); ``allow_remember`` adds ``[a]lways`` and ``[s]ession``.
+        """
         request = ConfirmRequest(
             self._new_id("confirm"),
             title,
@@ -200,10 +219,28 @@ class AppApi:
             danger_level,
             allow_remember,
             allow_reason,
+            risk=risk,
+            worker_path=tuple(worker_path),
         )
         answer = await self._ask(request)
         assert isinstance(answer, ConfirmAnswer)
         return answer
+
+    async def approve(
+        self, description: str, *, risk: str = "", worker_path: Sequence[str] = (), allow_remember: bool = True
+    ) -> str:
+        """Seed 003's approval: ``[y]es / [n]o / [a]lways / [s]ession``; "yes", "no", "always" or "session"."""
+        answer = await self.confirm_answer(
+            "Approval Required",
+            description,
+            risk=risk,
+            worker_path=worker_path,
+            allow_remember=allow_remember,
+            allow_reason=False,
+        )
+        if not answer.ok:
+            return "no"
+        return answer.scope if answer.remember and answer.scope else "yes"
 
     async def confirm(self, title: str, message: str = "", **options: Any) -> bool:
         """Ask a yes/no question: True when the user confirmed (options as ``confirm_answer``)."""
@@ -224,6 +261,12 @@ class AppApi:
         answer = await self._ask(request)
         assert isinstance(answer, PromptAnswer)
         return answer.value
+
+    async def form(self, title: str, fields: Iterable[FormField], message: str = "") -> dict[str, FormValue] | None:
+        """A form dialog of ``fields`` (text, number, select, boolean): the checked values by name, or None (Esc)."""
+        answer = await self._ask(FormRequest(self._new_id("form"), title, tuple(fields), message))
+        assert isinstance(answer, FormAnswer)
+        return answer.as_dict()
 
     async def pick_many(self, title: str, options: Iterable[OptionSpec], message: str = "") -> list[str]:
         """Let the user choose any number of options: the chosen ids (empty when dismissed)."""
@@ -294,21 +337,27 @@ class AppApi:
         An awaited dialog's answer resolves its await; with ``on_submit`` a submitted line is logged as the
         hook rewrote it and submitted so, or refused (its text goes back into the composer).
         """
-        if isinstance(output, (ConfirmAnswer, PromptAnswer, PickAnswer)):
+        if isinstance(output, (ConfirmAnswer, PromptAnswer, PickAnswer, FormAnswer)):
             future = self._answers.get(output.id)
             if future is None:
                 return output, []
             if not future.done():
                 future.set_result(output)
             return None, []
+        inputs: list[Input] = []
         if isinstance(output, Submit) and self.on_submit is not None and self._submit_hooked:
             accepted = self.on_submit(output.text)
             if accepted is None:
                 return None, [EditorSet(output.text)]
             if not accepted.strip():
                 return None, []
-            return Submit(accepted), [LogAppend("user", accepted)]
-        return output, []
+            output, inputs = Submit(accepted), [LogAppend("user", accepted)]
+        if isinstance(output, Submit) and self.commands is not None and self.commands.handles(output.text):
+            self.commands.start(self, output.text)  # type: ignore[arg-type]  # self is the InlineApp
+            return None, inputs
+        if isinstance(output, Interrupt) and self.commands is not None:
+            self.commands.interrupt()  # Esc / Ctrl-C: a running command stops, control returns to the prompt
+        return output, inputs
 
 
 def _option(option: OptionSpec) -> PickOption:
@@ -317,3 +366,12 @@ def _option(option: OptionSpec) -> PickOption:
     if isinstance(option, tuple):
         return PickOption(option[0], option[1])
     return PickOption(option, option)
+
+
+def _plain(value: StyledText) -> str:
+    """A status field's text without its styles."""
+    if isinstance(value, str):
+        return value
+    return "".join(
+        item.text if isinstance(item, Segment) else item if isinstance(item, str) else item[0] for item in value
+    )

@@ -19,10 +19,12 @@ from dataclasses import replace
 from typing import Any, TextIO
 
 from ..app import AppState, initial_state
-from ..dialogs import ConfirmDialog, Dialog, PickDialog, PromptDialog
+from ..approval import approval_json, approval_lines
+from ..dialogs import ConfirmDialog, Dialog, FormDialog, PickDialog, PromptDialog
+from ..forms import field_summary
 from ..inputs import Input, LogAppend, LogDelta, LogFinish, LogReplace
 from ..log import LogRow, LogState, log_rows
-from ..outputs import ConfirmAnswer, Output, PickAnswer, PromptAnswer, output_to_json
+from ..outputs import ConfirmAnswer, FormAnswer, Output, PickAnswer, PromptAnswer, output_to_json
 from ..reduce import reduce_inputs
 from ..state import Config
 from ..text import flatten
@@ -75,7 +77,7 @@ class PlainWriter:
         self.state = replace(state, screen=screen)
         self._write_committed(final=False)
         for output in outputs:
-            if isinstance(output, (ConfirmAnswer, PromptAnswer, PickAnswer)):
+            if isinstance(output, (ConfirmAnswer, PromptAnswer, PickAnswer, FormAnswer)):
                 self._answer(output)
         self._show_dialog()
         if self.state.status != self._status:
@@ -133,29 +135,40 @@ class PlainWriter:
             return
         self._dialog = dialog
         request = dialog.request
-        kind = {ConfirmDialog: "confirm", PromptDialog: "prompt", PickDialog: "pick"}[type(dialog)]
+        kind = {ConfirmDialog: "confirm", PromptDialog: "prompt", PickDialog: "pick", FormDialog: "form"}[type(dialog)]
         if self.jsonl:
             data: dict[str, Any] = {"type": "dialog", "dialog": kind, "id": dialog.id, "title": request.title}
             if request.message:
                 data["message"] = request.message
             if isinstance(dialog, PickDialog):
                 data["options"] = [option.id for option in dialog.request.options]
+            if isinstance(dialog, ConfirmDialog):
+                data.update(approval_json(dialog.request))
+            if isinstance(dialog, FormDialog):
+                data["fields"] = [field.name for field in dialog.request.fields]
             self._json(data)
             return
         lines = [f"? {request.title}"]
         lines += [f"  {line}" for line in request.message.splitlines()]
+        if isinstance(dialog, ConfirmDialog):
+            lines += approval_lines(dialog.request)
+        if isinstance(dialog, FormDialog):  # one line per field; each typed line fills the next (seed 003's -i)
+            lines += [f"  {field_summary(f)}" for f in dialog.request.fields]
         if isinstance(dialog, PickDialog):
             lines += [f"  - {option.label}" for option in dialog.request.options]
         self._lines(lines)
 
-    def _answer(self, output: ConfirmAnswer | PromptAnswer | PickAnswer) -> None:
+    def _answer(self, output: ConfirmAnswer | PromptAnswer | PickAnswer | FormAnswer) -> None:
         if self.jsonl:
             self._json(output_to_json(output))
             return
         if isinstance(output, ConfirmAnswer):
-            shown = "yes" if output.ok else "no"
+            shown = (output.scope if output.remember and output.scope else "yes") if output.ok else "no"
         elif isinstance(output, PromptAnswer):
             shown = "(dismissed)" if output.value is None else output.value
+        elif isinstance(output, FormAnswer):
+            values = output.as_dict()
+            shown = "(dismissed)" if values is None else ", ".join(f"{k}={v}" for k, v in values.items())
         else:
             shown = ", ".join(output.ids) or "(dismissed)"
         self._lines([f"  -> {shown}"])

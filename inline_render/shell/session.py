@@ -53,6 +53,7 @@ class SessionFeatures:
         mode: OutputMode
         _outputs: asyncio.Queue[Output]
         _waiting: int
+        _commands_busy: int
         _input: Any
 
         @property
@@ -177,7 +178,9 @@ class SessionFeatures:
         while True:
             state = self.state
             pending = state is not None and state.dialog is not None and not state.screen.dialog_drawn
-            if self._waiting and self._outputs.empty() and not self.scheduler.pending and not pending:
+            # A running slash command holds one waiter (the app's outputs() loop) busy, unless it opened a dialog.
+            ready = self._waiting > self._commands_busy
+            if ready and self._outputs.empty() and not self.scheduler.pending and not pending:
                 return
             await asyncio.sleep(0.005)
 

@@ -46,6 +46,7 @@ from ..inputs import (
     ConfirmRequest,
     EditorSet,
     Fault,
+    FormRequest,
     Input,
     Key,
     LegacyText,
@@ -64,7 +65,7 @@ from ..inputs import (
     Status,
     Working,
 )
-from ..outputs import ConfirmAnswer, Output, PickAnswer, PromptAnswer
+from ..outputs import ConfirmAnswer, FormAnswer, Output, PickAnswer, PromptAnswer
 from ..state import Config, ConfirmPhase, CursorPhase, SyncPhase
 from ..terminal import TerminalFamily
 from . import strategies as ist
@@ -72,8 +73,8 @@ from .checks import CheckedRenderer
 
 __all__ = ["RenderMachine"]
 
-ANSWERS = (ConfirmAnswer, PromptAnswer, PickAnswer)
-DIALOG_REQUESTS = (ConfirmRequest, PromptRequest, PickRequest)
+ANSWERS = (ConfirmAnswer, PromptAnswer, PickAnswer, FormAnswer)
+DIALOG_REQUESTS = (ConfirmRequest, PromptRequest, PickRequest, FormRequest)
 
 
 class RenderMachine(RuleBasedStateMachine):

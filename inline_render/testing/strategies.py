@@ -17,6 +17,8 @@ from ..inputs import (
     ConfirmRequest,
     EditorSet,
     Fault,
+    FormField,
+    FormRequest,
     Input,
     Key,
     LegacyText,
@@ -49,6 +51,7 @@ __all__ = [
     "confirm_flows",
     "configs",
     "dialog_requests",
+    "form_fields",
     "hostile_texts",
     "inflight_resizes",
     "inputs",
@@ -273,8 +276,23 @@ def streaming_sessions(entry_id: str = "s1", max_deltas: int = 8) -> st.SearchSt
     return st.tuples(kinds, texts(4), body).map(session)
 
 
-def dialog_requests(dialog_id: str = "d1") -> st.SearchStrategy[ConfirmRequest | PromptRequest | PickRequest]:
-    """A confirm, prompt or pick request with hostile or unicode text."""
+def form_fields() -> st.SearchStrategy[FormField]:
+    """A form field of any kind, its name, description and options hostile or unicode text."""
+    return st.builds(
+        FormField,
+        texts(2).filter(bool),
+        st.sampled_from(("text", "number", "select", "boolean")),
+        texts(3),
+        st.booleans(),
+        st.one_of(st.none(), texts(2), st.floats(-1e6, 1e6), st.booleans()),
+        st.lists(texts(2), max_size=3).map(tuple),
+    )
+
+
+def dialog_requests(
+    dialog_id: str = "d1",
+) -> st.SearchStrategy[ConfirmRequest | PromptRequest | PickRequest | FormRequest]:
+    """A confirm, prompt, pick or form request with hostile or unicode text."""
     options = st.lists(
         st.sampled_from(("alpha", "beta", "gamma", "中文", "e\u0301")), min_size=1, max_size=5, unique=True
     )
@@ -287,6 +305,8 @@ def dialog_requests(dialog_id: str = "d1") -> st.SearchStrategy[ConfirmRequest |
             danger_level=st.sampled_from(("normal", "high")),
             allow_remember=st.booleans(),
             allow_reason=st.booleans(),
+            risk=st.sampled_from(("", "low", "medium", "high")),  # seed 003 approvals
+            worker_path=st.lists(texts(2), max_size=3).map(tuple),
         ),
         st.builds(PromptRequest, st.just(dialog_id), texts(4), texts(6), default=texts(3), secret=st.booleans()),
         st.builds(
@@ -296,6 +316,7 @@ def dialog_requests(dialog_id: str = "d1") -> st.SearchStrategy[ConfirmRequest |
             options.map(lambda labels: tuple(PickOption(f"o{i}", label) for i, label in enumerate(labels))),
             multi=st.booleans(),
         ),
+        st.builds(FormRequest, st.just(dialog_id), texts(4), st.lists(form_fields(), max_size=4).map(tuple), texts(4)),
     )
 
 
