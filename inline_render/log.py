@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from .evolve import evolve, fast_init
@@ -57,6 +57,23 @@ class RenderOptions:
         return view_new(Options(self.theme, base, self.hyperlinks, policy))
 
 
+class Lineage:
+    """A token for the versions of a streaming entry's text grown by appends: ``length`` is its newest's."""
+
+    __slots__ = ("length",)
+
+    def __init__(self, length: int) -> None:
+        self.length = length
+
+    def extend(self, old: int, new: int) -> Lineage:
+        """The lineage of a version of ``new`` characters appended to one of ``old``: this one when that
+        was the newest, else (a second branch from an older version) a new one."""
+        if self.length != old:
+            return Lineage(new)
+        self.length = new
+        return self
+
+
 @fast_init
 @dataclass(frozen=True, slots=True)
 class Entry:
@@ -68,6 +85,15 @@ class Entry:
     id: str | None = None
     final: bool = True
     view: View | None = None  # Markdown entries: the rendering of the source; ``text`` is its display text
+    # Offset (in the whole text) where ``text`` starts: the part before it is in scrollback and was
+    # dropped (``LogState.advance``), so a streaming entry holds what can still be drawn or re-wrapped.
+    base: int = 0
+    # A plain streaming entry: where its open line starts in ``text`` (its complete lines end there).
+    lines_end: int = 0
+    # Shared by versions each made by appending to the newest one (``delta``): of two versions of one
+    # lineage one is a prefix of the other, so the streaming rows of one can be reused for a longer one
+    # without comparing the texts (``_streaming_rows``).  Not part of the entry's value.
+    lineage: Lineage | None = field(default=None, compare=False)
 
     def __hash__(self) -> int:
         # ``key`` is new for every version of an entry, so it alone spreads entries; hashing ``text``
@@ -79,12 +105,23 @@ class Entry:
         """Offset up to which the text can no longer change (all of it once final)."""
         if self.final:
             return len(self.text)
-        return self.view.committed if self.view is not None else self.text.rfind("\n") + 1
+        return self.view.committed if self.view is not None else self.lines_end
 
     @property
     def shown(self) -> str:
         """The text as drawn: a final entry's one trailing newline adds no empty row."""
         return self.text[:-1] if self.final and self.text.endswith("\n") else self.text
+
+    @property
+    def shown_end(self) -> int:
+        """``len(self.shown)``, without copying the text."""
+        text = self.text
+        return len(text) - 1 if self.final and text.endswith("\n") else len(text)
+
+    @property
+    def first(self) -> bool:
+        """Whether ``text`` starts at the entry's beginning (its first row carries the kind's prefix)."""
+        return self.base == 0
 
 
 class LogRow(NamedTuple):
@@ -106,10 +143,6 @@ def _source(view: View, text: str) -> str:
     return text if view.mode == "ansi" else sanitize(text)
 
 
-def _last_line_width(text: str) -> int:
-    return text_width(text[text.rfind("\n") + 1 :])
-
-
 @dataclass(frozen=True, slots=True)
 class LogState:
     """Entries with text not yet inserted into scrollback, oldest first."""
@@ -122,7 +155,9 @@ class LogState:
     def _entry(self, key: int, kind: str, text: str, entry_id: str | None, final: bool) -> Entry:
         view = self.options.view_for(kind) if self.options is not None else None
         if view is None:
-            return Entry(key, kind, _prepare(text, 0), entry_id, final)
+            prepared = _prepare(text, 0)
+            lines_end = prepared.rfind("\n") + 1
+            return Entry(key, kind, prepared, entry_id, final, None, 0, lines_end, Lineage(len(prepared)))
         view = view_extend(view, _source(view, text))
         return Entry(key, kind, view.text, entry_id, final, view)
 
@@ -156,8 +191,14 @@ class LogState:
         if old.view is not None:
             view = view_extend(old.view, _source(old.view, text))
             return self._with(index, Entry(self.next_key, old.kind, view.text, old.id, old.final, view))
-        column = _last_line_width(old.text) if "\t" in text else 0
-        entry = Entry(self.next_key, old.kind, old.text + _prepare(text, column), old.id, old.final)
+        old_text = old.text
+        column = text_width(old_text[old.lines_end :]) if "\t" in text else 0
+        more = _prepare(text, column)
+        newline = more.rfind("\n")
+        lines_end = old.lines_end if newline < 0 else len(old_text) + newline + 1
+        text = old_text + more
+        lineage = old.lineage.extend(len(old_text), len(text)) if old.lineage is not None else None
+        entry = Entry(self.next_key, old.kind, text, old.id, old.final, None, old.base, lines_end, lineage)
         return self._with(index, entry)
 
     def replace_text(self, index: int, text: str) -> LogState:
@@ -168,15 +209,20 @@ class LogState:
             return self._with(index, Entry(self.next_key, old.kind, view.text, old.id, old.final, view))
         committed = old.committed
         new_text = _prepare(text, 0)
-        # Committed text may already be in scrollback: only the unfinished part changes.
-        entry = Entry(self.next_key, old.kind, old.text[:committed] + new_text[committed:], old.id, old.final)
+        # Committed text may already be in scrollback: only the unfinished part changes.  ``text`` starts
+        # at ``base`` of the whole text, and the new text is a whole text.
+        kept = old.text[:committed] + new_text[old.base + committed :]
+        entry = Entry(
+            self.next_key, old.kind, kept, old.id, old.final, None, old.base, kept.rfind("\n") + 1, Lineage(len(kept))
+        )
         return self._with(index, entry)
 
     def finish(self, index: int) -> LogState:
         """Mark the entry at ``index`` final."""
         old = self.entries[index]
-        done = self._with(index, Entry(self.next_key, old.kind, old.text, old.id, True, old.view))
-        if index == 0 and self.head > 0 and self.head >= len(done.entries[0].shown):
+        entry = Entry(self.next_key, old.kind, old.text, old.id, True, old.view, old.base, old.lines_end, old.lineage)
+        done = self._with(index, entry)
+        if index == 0 and self.head > 0 and self.head >= entry.shown_end:
             # Everything but the trailing newline is in scrollback already: nothing left to draw.
             return replace(done, entries=done.entries[1:], head=0)
         return done
@@ -191,9 +237,36 @@ class LogState:
         while entries[index].key != last.entry.key:  # cached rows may hold an equal, older Entry object
             index += 1
         entry = entries[index]
-        if last.end >= len(entry.shown) and entry.final:
+        if last.end >= entry.shown_end and entry.final:
             return evolve(self, entries=entries[index + 1 :], head=0)
-        return evolve(self, entries=entries[index:], head=last.end)
+        head = last.end
+        if entry.view is None and head >= _TRIM_MIN and head * 2 >= len(entry.text):
+            # Drop the inserted text up to the start of the line holding ``head`` (rows keep their line
+            # starts).  Only once it is at least half the text: each character is copied O(1) times.
+            cut = entry.text.rfind("\n", 0, head) + 1
+            if cut:
+                entry = _trimmed(entry, cut, self.next_key)
+                head -= cut
+                return evolve(self, entries=(entry, *entries[index + 1 :]), head=head, next_key=self.next_key + 1)
+        return evolve(self, entries=entries[index:], head=head)
+
+
+_TRIM_MIN = 4096  # characters: below this, keeping inserted text costs less than copying the rest
+
+
+def _trimmed(entry: Entry, cut: int, key: int) -> Entry:
+    """``entry`` without its first ``cut`` characters (a line start; all of them in scrollback)."""
+    return Entry(
+        key,
+        entry.kind,
+        entry.text[cut:],
+        entry.id,
+        entry.final,
+        None,
+        entry.base + cut,
+        max(0, entry.lines_end - cut),
+        Lineage(len(entry.text) - cut),  # offsets moved: rows of the untrimmed text are not reused
+    )
 
 
 Span = tuple[int, int, int]  # a row's (line_start, start, end)
@@ -249,26 +322,28 @@ def _final_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -> tu
 # Every delta makes a new version of a streaming entry, so its rows are not cached by entry.  Its
 # text grows by appends, and greedy wrapping keeps every row but a line's last when text is appended
 # and wraps the rest of a line alike from any row start: the previous version's spans are reused but
-# the last, which is wrapped again with what came since.  Reused only when the text really extends
-# the one they were made for (keyed by stream, checked by content: a pure-function cache).
-_STREAMS: dict[tuple[object, ...], tuple[int, str, list[Span]]] = {}
+# the last, which is wrapped again with what came since.  Reused only for a version of the same
+# ``lineage`` (the same text grown by appends only: ``LogState.delta``), so no text is compared.
+# The spans list is shared with the next version when it is the newest (a list only ever truncated
+# by its last span and appended to): a delta then costs the rows it changes, not the rows of the line.
+_STREAMS: dict[tuple[object, ...], tuple[int, list[Span]]] = {}
 _STREAMS_MAX = 64
 
 
 def _streaming_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -> tuple[LogRow, ...]:
     text = entry.text  # all of it is shown while the entry streams
-    line_start = text.rfind("\n", 0, start) + 1
-    key = (entry.id, entry.kind, start, width, policy)
-    memo = _STREAMS.get(key)
-    if memo is not None and memo[0] == line_start and text.startswith(memo[1], start):
-        spans = memo[2][:-1]
-        resume_line, resume = memo[2][-1][0], memo[2][-1][1]
+    key = (entry.lineage, entry.kind, start, width, policy)
+    memo = _STREAMS.get(key) if entry.lineage is not None else None
+    if memo is not None and memo[0] <= len(text) and memo[1]:
+        spans = memo[1]
+        resume_line, resume, _ = spans.pop()
     else:
-        spans, resume_line, resume = [], line_start, start
+        spans, resume_line, resume = [], text.rfind("\n", 0, start) + 1, start
     _spans(text, resume_line, resume, _cap(entry.kind, width), policy, spans)
     if len(_STREAMS) >= _STREAMS_MAX and key not in _STREAMS:
         _STREAMS.clear()
-    _STREAMS[key] = (line_start, text[start:], spans)
+    if entry.lineage is not None:
+        _STREAMS[key] = (len(text), spans)
     # tuple.__new__ directly: a NamedTuple's own __new__ is a Python call per row, every delta.
     return tuple([_new_row(LogRow, (entry, *span)) for span in spans])
 

@@ -80,7 +80,7 @@ def draw_log_row(row: LogRow, width: int, policy: WidthPolicy) -> Row:
     if entry.view is not None:
         return _draw_view_row(entry, row.line_start, row.start, row.end, width, policy)
     head = entry.text[row.line_start : row.line_start + 5] if kind == "diff" else ""
-    return _draw_row(kind, entry.text[row.start : row.end], row.start == 0, head, width, policy)
+    return _draw_row(kind, entry.text[row.start : row.end], row.start == 0 and entry.base == 0, head, width, policy)
 
 
 def draw_log_rows(rows: Iterable[LogRow], width: int, policy: WidthPolicy) -> list[Row]:
@@ -92,7 +92,7 @@ def draw_log_rows(rows: Iterable[LogRow], width: int, policy: WidthPolicy) -> li
             continue
         kind, text = entry.kind, entry.text
         head = text[line_start : line_start + 5] if kind == "diff" else ""
-        out.append(_draw_row(kind, text[start:end], start == 0, head, width, policy))
+        out.append(_draw_row(kind, text[start:end], start == 0 and entry.base == 0, head, width, policy))
     return out
 
 
