@@ -8,6 +8,7 @@ A resize re-wraps from ``head`` only, so nothing is inserted twice or skipped.
 
 from __future__ import annotations
 
+import bisect
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -16,6 +17,7 @@ from typing import NamedTuple
 from .evolve import evolve, fast_init
 from .markdown import Options
 from .mdview import View, view_extend, view_new, view_replace, view_spans
+from .rowseq import Part, RowSeq
 from .style import DEFAULT, Style
 from .text import WidthPolicy, expand_tabs, sanitize, text_width, wrap_line
 from .themes import DEFAULT_THEME, Theme
@@ -269,7 +271,7 @@ def _trimmed(entry: Entry, cut: int, key: int) -> Entry:
     )
 
 
-Span = tuple[int, int, int]  # a row's (line_start, start, end)
+Span = tuple[int, int, int]  # a row's (line_start, start, end)  (rowseq.Span)
 
 
 def entry_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -> tuple[LogRow, ...]:
@@ -330,7 +332,7 @@ _STREAMS: dict[tuple[object, ...], tuple[int, list[Span]]] = {}
 _STREAMS_MAX = 64
 
 
-def _streaming_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -> tuple[LogRow, ...]:
+def _streaming_part(entry: Entry, start: int, width: int, policy: WidthPolicy) -> Part:
     text = entry.text  # all of it is shown while the entry streams
     key = (entry.lineage, entry.kind, start, width, policy)
     memo = _STREAMS.get(key) if entry.lineage is not None else None
@@ -344,8 +346,19 @@ def _streaming_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -
         _STREAMS.clear()
     if entry.lineage is not None:
         _STREAMS[key] = (len(text), spans)
-    # tuple.__new__ directly: a NamedTuple's own __new__ is a Python call per row, every delta.
+    # The list is shared with later versions, which may replace its last span: keep ours aside.
+    return (entry, spans, len(spans), spans[-1])
+
+
+def _streaming_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -> tuple[LogRow, ...]:
+    _, spans, _, _ = _streaming_part(entry, start, width, policy)
+    # tuple.__new__ directly: a NamedTuple's own __new__ is a Python call per row.
     return tuple([_new_row(LogRow, (entry, *span)) for span in spans])
+
+
+def _make_row(entry: object, span: Span) -> LogRow:
+    row: LogRow = _new_row(LogRow, (entry, *span))
+    return row
 
 
 _new_row = tuple.__new__
@@ -353,14 +366,15 @@ _new_row = tuple.__new__
 # The last log wrapped, with its width, policy and rows: a tick that leaves the log alone (a
 # keystroke, the redraw after an insertion) reuses them.  A LogState is immutable and held here, so
 # the same object means the same rows (one entry: it keeps one old log alive at most).
-_LAST_ROWS: dict[None, tuple[LogState, int, WidthPolicy, tuple[tuple[LogRow, ...], int]]] = {}
+_LAST_ROWS: dict[None, tuple[LogState, int, WidthPolicy, tuple[RowSeq[LogRow], int]]] = {}
 
 
-def log_rows(log: LogState, width: int, policy: WidthPolicy) -> tuple[tuple[LogRow, ...], int]:
+def log_rows(log: LogState, width: int, policy: WidthPolicy) -> tuple[RowSeq[LogRow], int]:
     """All pending rows at ``width``, and how many of them (a prefix) are committed.
 
     Scrollback is append-only and ordered, so the committed rows end at the
-    first row of the first entry's line that can still change.
+    first row of the first entry's line that can still change.  The rows are
+    made when read (``RowSeq``): a tick reads the tail and the rows to insert.
     """
     last = _LAST_ROWS.get(None)
     if last is not None and last[0] is log and last[1] == width and last[2] is policy:
@@ -370,18 +384,41 @@ def log_rows(log: LogState, width: int, policy: WidthPolicy) -> tuple[tuple[LogR
     return result
 
 
-def _log_rows(log: LogState, width: int, policy: WidthPolicy) -> tuple[tuple[LogRow, ...], int]:
-    rows: list[LogRow] = []
+def _log_rows(log: LogState, width: int, policy: WidthPolicy) -> tuple[RowSeq[LogRow], int]:
+    parts: list[Part] = []
+    total = 0
     committed = -1
     start = log.head
     for entry in log.entries:
-        these = entry_rows(entry, start, width, policy)
+        part: Part
+        if entry.view is None and not entry.final:
+            part = _streaming_part(entry, start, width, policy)
+        else:
+            rows = entry_rows(entry, start, width, policy)
+            part = (None, rows, len(rows), None)
         if committed < 0 and not entry.final:
-            limit = entry.committed  # the in-progress line starts here
-            done = 0
-            while done < len(these) and these[done].start < limit:
-                done += 1
-            committed = len(rows) + done
-        rows.extend(these)
+            committed = total + _rows_before(part, entry.committed)
+        parts.append(part)
+        total += part[2]
         start = 0
-    return tuple(rows), len(rows) if committed < 0 else committed
+    return RowSeq(parts, _make_row), total if committed < 0 else committed
+
+
+def _rows_before(part: Part, limit: int) -> int:
+    """How many rows of ``part`` start before offset ``limit`` (row starts ascend)."""
+    entry, items, count, last = part
+    if entry is None:
+        return bisect.bisect_left(items, limit, 0, count, key=_row_start)
+    below = count - 1 if last is not None else count
+    done = bisect.bisect_left(items, limit, 0, below, key=_span_start)
+    if done == below and last is not None and last[1] < limit:
+        done += 1
+    return done
+
+
+def _row_start(row: LogRow) -> int:
+    return row.start
+
+
+def _span_start(span: Span) -> int:
+    return span[1]
