@@ -103,7 +103,7 @@ def _draw_view_row(entry: Entry, line_start: int, start: int, end: int, width: i
     prefix, prefix_style, _ = prefix_for(entry.kind)
     if width <= len(prefix):
         prefix = ""
-    elif start != 0:
+    elif start != 0 or entry.base != 0:
         prefix = " " * len(prefix)
     room = width - len(prefix)
     body: Row = ()
