@@ -228,6 +228,9 @@ class RuntimeClient:
                 self._receive(item)
             if self._stdin is not None:
                 await self._stdin.wait_writable()  # backpressure: read no more while it does not read our answers
+            # ``read`` returns at once while the runtime floods (its data is buffered already): let the loop
+            # run between chunks, so a key or a tick never waits behind more than one chunk of output.
+            await asyncio.sleep(0)
         for item in decoder.close():
             self._receive(item)
         returncode = await self._proc.wait()

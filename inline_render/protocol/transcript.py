@@ -64,7 +64,23 @@ class _RunLog:
 class _Stream:
     run_id: str
     entry_id: str
-    text: str
+    parts: list[str]  # the answer so far, joined only when a ``final`` compares it (O(1) per part)
+    size: int = 0
+
+    @property
+    def text(self) -> str:
+        if len(self.parts) > 1:
+            self.parts[:] = ["".join(self.parts)]
+        return self.parts[0] if self.parts else ""
+
+    @text.setter
+    def text(self, value: str) -> None:
+        self.parts[:] = [value]
+        self.size = len(value)
+
+    def add(self, part: str) -> None:
+        self.parts.append(part)
+        self.size += len(part)
 
 
 class Transcript:
@@ -167,12 +183,12 @@ class Transcript:
             return []
         stream = self._stream
         if stream is not None and stream.run_id == run_id:
-            part = text if not stream.text else "\n\n" + text  # a new part is a new paragraph
-            stream.text += part
+            part = text if not stream.size else "\n\n" + text  # a new part is a new paragraph
+            stream.add(part)
             return [LogDelta(stream.entry_id, part)]
         out = self.finish_stream()
         entry_id = self._entry_id(run_id, run)
-        self._stream = _Stream(run_id, entry_id, text)
+        self._stream = _Stream(run_id, entry_id, [text], len(text))
         return [*out, LogAppend("assistant", text, entry_id, final=False)]
 
     def _final(self, run_id: str, run: _RunLog, content: str) -> list[Input]:

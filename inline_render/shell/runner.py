@@ -174,7 +174,8 @@ class InlineApp(AppApi, SessionFeatures):
         """Queue inputs for the next tick (coalesced: at most ``max_rate`` ticks per second)."""
         self._api_inputs(inputs)
         self.scheduler.add(inputs)
-        self.answers.feed(inputs)
+        if self.options.result_stdout:  # the answer is kept only when it is to be printed
+            self.answers.feed(inputs)
         self._wake()
 
     def press(self, *keys: str | Input) -> None:

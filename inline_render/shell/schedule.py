@@ -7,6 +7,12 @@ reorders anything, it only groups.  The one exception is a ``Resize`` that
 arrives while another is still pending: it supersedes it, because a
 reflowing terminal's state depends only on the final size and only the
 newest cursor report describes the screen as it is now.
+
+A tick also joins consecutive ``LogDelta`` inputs of one entry into one
+(``coalesce``): appending ``a`` then ``b`` gives the text of appending ``a + b``
+(sanitizing is per character; text with a tab is left alone, as a tab's
+expansion depends on the column it lands on), and a runtime that streams faster
+than the terminal shows then costs one delta per tick, not one per message.
 """
 
 from __future__ import annotations
@@ -14,9 +20,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
-from ..inputs import Input, Resize
+from ..inputs import Input, LogDelta, Resize
 
-__all__ = ["DEFAULT_MAX_RATE", "TickScheduler"]
+__all__ = ["DEFAULT_MAX_RATE", "TickScheduler", "coalesce"]
 
 DEFAULT_MAX_RATE = 60.0
 
@@ -67,4 +73,29 @@ class TickScheduler:
         taken, self.pending = self.pending, []
         self.urgent = self.wanted = False
         self.last_tick = now
-        return taken
+        return coalesce(taken)
+
+
+def coalesce(inputs: list[Input]) -> list[Input]:
+    """``inputs`` with every run of consecutive tab-free ``LogDelta`` of one entry joined into one."""
+    out: list[Input] = []
+    run: list[str] = []
+    run_id: str | None = None
+    for item in inputs:
+        if type(item) is LogDelta and "\t" not in item.text:
+            if item.id == run_id:
+                run.append(item.text)
+                continue
+            _flush(out, run_id, run)
+            run, run_id = [item.text], item.id
+            continue
+        _flush(out, run_id, run)
+        run, run_id = [], None
+        out.append(item)
+    _flush(out, run_id, run)
+    return out
+
+
+def _flush(out: list[Input], entry_id: str | None, texts: list[str]) -> None:
+    if entry_id is not None and texts:
+        out.append(LogDelta(entry_id, "".join(texts)))
