@@ -63,7 +63,7 @@ class Demo:
     async def main(self, app: InlineApp) -> int:
         """Start the runtime, play or serve the prompts, shut the runtime down; the exit code."""
         self.app = app
-        client = RuntimeClient(self.command, on_inputs=self._on_inputs, config=ClientConfig())
+        client = RuntimeClient(self.command, on_inputs=self._on_inputs, config=ClientConfig(), backlog=app.behind)
         self.client = client
         app.send(Status("demo \u00b7 /help for commands"))
         consumer = asyncio.ensure_future(self._consume())

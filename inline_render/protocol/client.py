@@ -41,7 +41,8 @@ from .stdin_writer import StdinWriter
 __all__ = ["ClientConfig", "InputSink", "RuntimeClient", "workspace_context"]
 
 InputSink = Callable[[list[Input]], Iterable[Output] | None]
-_READ_SIZE = 64 * 1024
+_READ_SIZE = 16 * 1024  # one chunk's messages are handled without a pause: keep it a few milliseconds
+_BACKLOG_POLL = 0.002  # seconds between looks at a UI that is behind
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,11 +61,18 @@ class ClientConfig:
 class RuntimeClient:
     """One runtime child process speaking the protocol on stdin/stdout."""
 
-    def __init__(self, command: Sequence[str], on_inputs: InputSink, config: ClientConfig | None = None) -> None:
+    def __init__(
+        self,
+        command: Sequence[str],
+        on_inputs: InputSink,
+        config: ClientConfig | None = None,
+        backlog: Callable[[], bool] | None = None,
+    ) -> None:
         self.command = list(command)
         self.config = config or ClientConfig()
         self.session = Session(self.config.session)
         self._on_inputs = on_inputs
+        self._backlog = backlog  # true while the UI is behind: read no more runtime output for now
         self._proc: asyncio.subprocess.Process | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._timers: dict[RequestId, asyncio.TimerHandle] = {}
@@ -229,8 +237,11 @@ class RuntimeClient:
             if self._stdin is not None:
                 await self._stdin.wait_writable()  # backpressure: read no more while it does not read our answers
             # ``read`` returns at once while the runtime floods (its data is buffered already): let the loop
-            # run between chunks, so a key or a tick never waits behind more than one chunk of output.
+            # run between chunks, so a key or a tick never waits behind more than one chunk of output;
+            # and while the UI is behind (``backlog``), read no more: the flood waits in the pipe.
             await asyncio.sleep(0)
+            while self._backlog is not None and self._backlog():
+                await asyncio.sleep(_BACKLOG_POLL)
         for item in decoder.close():
             self._receive(item)
         returncode = await self._proc.wait()
