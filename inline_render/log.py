@@ -192,7 +192,7 @@ class LogState:
         old = self.entries[index]
         if old.view is not None:
             view = view_extend(old.view, _source(old.view, text))
-            return self._with(index, Entry(self.next_key, old.kind, view.text, old.id, old.final, view))
+            return self._with(index, Entry(self.next_key, old.kind, view.text, old.id, old.final, view, old.base))
         old_text = old.text
         column = text_width(old_text[old.lines_end :]) if "\t" in text else 0
         more = _prepare(text, column)
@@ -208,7 +208,7 @@ class LogState:
         old = self.entries[index]
         if old.view is not None:
             view = view_replace(old.view, _source(old.view, text))
-            return self._with(index, Entry(self.next_key, old.kind, view.text, old.id, old.final, view))
+            return self._with(index, Entry(self.next_key, old.kind, view.text, old.id, old.final, view, old.base))
         committed = old.committed
         new_text = _prepare(text, 0)
         # Committed text may already be in scrollback: only the unfinished part changes.  ``text`` starts
