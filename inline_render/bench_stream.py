@@ -10,7 +10,7 @@
   update as the shell's scheduler joins what arrives between two ticks (``shell.schedule.coalesce``):
   MB of text per CPU second the core renders into scrollback (``mb_per_s``), the slowest update (a
   key waits at most that long behind output in the core) and the peak RSS;  ``flood_md``: the same
-  rendered as Markdown (20 MB; ``--quick``: 1 MB).
+  rendered as Markdown (2 MB; ``--quick``: 0.5 MB).
 """
 
 from __future__ import annotations
@@ -75,5 +75,5 @@ STREAM_WORKLOADS = {
     "s2": lambda size, quick: stream_events("s2", size, 200 if quick else 2000),
     "s3": lambda size, quick: stream_events("s3", size, 200 if quick else 2000),
     "flood": lambda _size, quick: flood_events(5_000_000 if quick else 100_000_000),
-    "flood_md": lambda _size, quick: flood_events(1_000_000 if quick else 20_000_000, markdown=True),
+    "flood_md": lambda _size, quick: flood_events(500_000 if quick else 2_000_000, markdown=True),
 }
