@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 
 import pytest
-
 from flood_pty import run_flood
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs a pty and /proc")

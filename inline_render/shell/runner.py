@@ -106,7 +106,7 @@ class AppOptions:
     terminal to read keys from (stdin not a TTY in plain/JSON Lines mode, TERM=dumb, or no /dev/tty)."""
 
 
-_TICK_WORK = 0.02  # seconds of rendering streamed text per tick under a flood (keys wait at most about this)
+_TICK_WORK = 0.03  # seconds of rendering streamed text per tick under a flood (keys wait at most about this)
 _BUDGET_START, _BUDGET_MIN, _BUDGET_MAX = 16_384, 1_024, 4_000_000  # characters of streamed text per tick
 _MEASURED_CHARS = 2_048  # a tick with less streamed text says little about its cost per character
 _BACKLOG_MIN = 262_144  # characters of streamed text that may wait before readers are asked to pause
@@ -284,6 +284,8 @@ class InlineApp(AppApi, SessionFeatures):
                 delay = self._next_delay()
                 if delay == 0:
                     self._tick(self.scheduler.take(self._now()))
+                    # Let keys and the runtime's reader in between two ticks (under a flood they come back to back).
+                    await asyncio.sleep(0)
                     continue
                 self._wake_event.clear()
                 with contextlib.suppress(TimeoutError):
