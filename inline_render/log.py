@@ -243,14 +243,15 @@ class LogState:
             return evolve(self, entries=entries[index + 1 :], head=0)
         head = last.end
         view = entry.view
-        if view is not None and view.mode == "markdown" and head >= _TRIM_MIN and head * 2 >= len(entry.text):
+        trim = head >= _TRIM_MIN and head * 2 >= len(entry.text)
+        if trim and view is not None and view.mode == "markdown" and view.stable_lines:
             # A Markdown entry drops its stable lines before the one holding ``head`` (same amortization).
             _, cut, number = view.line_at(min(head, len(view.stable_text) - 1))
             if cut and number < len(view.stable_lines):
                 view = view_trim(view, cut)
                 entry = Entry(self.next_key, entry.kind, view.text, entry.id, entry.final, view, entry.base + cut)
                 return evolve(self, entries=(entry, *entries[index + 1 :]), head=head - cut, next_key=self.next_key + 1)
-        if entry.view is None and head >= _TRIM_MIN and head * 2 >= len(entry.text):
+        if trim and entry.view is None:
             # Drop the inserted text up to the start of the line holding ``head`` (rows keep their line
             # starts).  Only once it is at least half the text: each character is copied O(1) times.
             cut = entry.text.rfind("\n", 0, head) + 1

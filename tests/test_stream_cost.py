@@ -159,3 +159,11 @@ def test_the_transcript_sends_a_final_only_what_did_not_stream() -> None:
         assert out == [*expected, LogFinish("r#1")], content
         if content != "two":  # the answer as finished: the same final again is not news
             assert transcript._final("r", run, content) == []
+
+
+@pytest.mark.parametrize("markdown", [False, True])
+def test_a_long_final_entry_inserted_over_many_ticks_writes_the_same_bytes(markdown: bool) -> None:
+    """A final 30 KB entry going into scrollback (its inserted half dropped on the way) writes the same bytes."""
+    text = _prose(random.Random(9), 30_000)
+    pieces: list[Input] = [LogAppend("assistant", text), *[Key("a") for _ in range(400)]]
+    assert _stream_bytes(markdown, True, pieces) == _stream_bytes(markdown, False, pieces)
