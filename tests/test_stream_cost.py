@@ -167,3 +167,14 @@ def test_a_long_final_entry_inserted_over_many_ticks_writes_the_same_bytes(markd
     text = _prose(random.Random(9), 30_000)
     pieces: list[Input] = [LogAppend("assistant", text), *[Key("a") for _ in range(400)]]
     assert _stream_bytes(markdown, True, pieces) == _stream_bytes(markdown, False, pieces)
+
+
+def test_a_budget_never_splits_a_tabbed_delta_nor_loses_text_after_it() -> None:
+    """A tabbed delta is taken whole even past the budget; the text after it waits, every character kept."""
+    scheduler = TickScheduler(60.0)
+    scheduler.budget = 4
+    scheduler.add([LogDelta("s", "ab\tcdef"), LogDelta("s", "ghijkl")])
+    assert scheduler.take(0.0) == [LogDelta("s", "ab\tcdef")]
+    assert scheduler.take(1.0) == [LogDelta("s", "ghij")]
+    assert scheduler.take(2.0) == [LogDelta("s", "kl")]
+    assert not scheduler.has_work

@@ -98,7 +98,7 @@ def _within(inputs: list[Input], budget: int) -> tuple[list[Input], list[Input]]
     only_text = True  # nothing but streamed text waits so far
     for item in inputs:
         if not rest:
-            if type(item) is LogDelta and len(item.text) > budget:
+            if type(item) is LogDelta and len(item.text) > budget and "\t" not in item.text:  # (a tab: see coalesce)
                 if budget > 0:
                     taken.append(LogDelta(item.id, item.text[:budget]))
                 rest.append(LogDelta(item.id, item.text[budget:]))
@@ -106,7 +106,7 @@ def _within(inputs: list[Input], budget: int) -> tuple[list[Input], list[Input]]
                 continue
             taken.append(item)
             if type(item) is LogDelta:
-                budget -= len(item.text)
+                budget = max(0, budget - len(item.text))  # a whole tabbed delta may exceed it
         elif only_text and isinstance(item, (Key, Paste)):
             taken.append(item)  # only streamed text is ahead of it
         else:
