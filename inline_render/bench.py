@@ -508,6 +508,14 @@ WORKLOADS: dict[str, Callable[[int, bool], Iterator[Event]]] = {
     "status": lambda _lines, quick: status_events(1_000 if quick else 10_000, 200 if quick else 2000),
 }
 
+from .bench_stream import STREAM_WORKLOADS  # noqa: E402  (issue 14's workloads; it imports this module)
+
+WORKLOADS.update(STREAM_WORKLOADS)
+_SIZED = ("w1", "w3", "w5", "w1s", "s1", "s2", "s3")  # workloads named kind:N
+_KNOWN = "w1:N, w2, w3:N, w4, w5:N, w1s:N, idle, status, s1:N, s2:N, s3:N, flood, flood_md"
+_UNITS = {"w1": "delta", "w2": "batch", "w3": "resize", "w4": "key", "w5": "delta", "w1s": "delta"}
+_UNITS.update({"s1": "delta", "s2": "delta", "s3": "delta", "flood": "100 KB", "flood_md": "100 KB"})
+
 
 def _sizes(quick: bool) -> tuple[list[int], list[int]]:
     return ([100, 10_000], [1_000, 10_000]) if quick else ([100, 10_000, 1_000_000], [1_000, 1_000_000])
@@ -517,12 +525,15 @@ def workload_names(quick: bool) -> list[str]:
     """Every workload of a run, as ``name[:lines]`` strings."""
     w1, w3 = _sizes(quick)
     issue14 = [f"w1s:{w1[1]}", "idle", "status"]  # a token counter in the status line; ticks that change little
-    return [*(f"w1:{n}" for n in w1), "w2", *(f"w3:{n}" for n in w3), "w4", *(f"w5:{n}" for n in w1), *issue14]
+    streams = ["s1:1000", "flood"] if quick else [f"{kind}:{n}" for kind in ("s1", "s2", "s3") for n in (1000, 10**7)]
+    flood = [] if quick else ["flood", "flood_md"]
+    sized = [*(f"w1:{n}" for n in w1), "w2", *(f"w3:{n}" for n in w3), "w4", *(f"w5:{n}" for n in w1)]
+    return [*sized, *issue14, *streams, *flood]
 
 
 def _valid_name(name: str) -> bool:
     kind, colon, lines = name.partition(":")
-    if kind in ("w1", "w3", "w5", "w1s"):
+    if kind in _SIZED:
         return bool(colon) and lines.isdigit() and int(lines) > 0
     return kind in WORKLOADS and not colon
 
@@ -530,7 +541,8 @@ def _valid_name(name: str) -> bool:
 def run_workload(name: str, quick: bool, check_invariants: bool = True) -> dict[str, object]:
     """Run one workload in this process; add its CPU time and this process's peak RSS."""
     kind, _, lines = name.partition(":")
-    config = Config(viewport_height=10, check_invariants=check_invariants, markdown=kind == "w5")
+    markdown = kind in ("w5", "s3", "flood_md")
+    config = Config(viewport_height=10, check_invariants=check_invariants, markdown=markdown)
     started = time.process_time()
     result: dict[str, object] = {"workload": name}
     result.update(run_events(WORKLOADS[kind](int(lines or 0), quick), make_renderer(80, 24, config)))
@@ -538,6 +550,10 @@ def run_workload(name: str, quick: bool, check_invariants: bool = True) -> dict[
         figures = result["per_update"]
         assert isinstance(figures, dict)
         result["lines_per_s"] = round(W2_PER_TICK * figures["count"] / (figures["us_total"] / 1e6))
+    if kind.startswith("flood"):
+        figures = result["per_update"]
+        assert isinstance(figures, dict)
+        result["mb_per_s"] = round(figures["count"] * 0.1 / (figures["us_total"] / 1e6), 2)  # 100 KB an update
     result["cpu_s"] = round(time.process_time() - started, 2)
     result["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     result["check_invariants"] = check_invariants
@@ -576,9 +592,7 @@ def format_results(results: list[dict[str, object]]) -> str:
     lines: list[str] = []
     for result in results:
         name = str(result["workload"])
-        unit = {"w1": "delta", "w2": "batch", "w3": "resize", "w4": "key", "w5": "delta", "w1s": "delta"}.get(
-            name.partition(":")[0], "tick"
-        )
+        unit = _UNITS.get(name.partition(":")[0], "tick")
         lines.append(f"{name}  (cpu {result['cpu_s']} s, peak RSS {result['peak_rss_mb']} MB)")
         lines.append(row_line(f"per {unit}", result["per_update"], "upd"))
         if result["inserting"] != {"count": 0}:
@@ -588,6 +602,12 @@ def format_results(results: list[dict[str, object]]) -> str:
             lines.append(row_line("    follow-up redraw", result["followup_redraw"]))
         if "lines_per_s" in result:
             lines.append(f"  {result['lines_per_s']:,} lines/s")
+        if "mb_per_s" in result:
+            figures = result["per_update"]
+            assert isinstance(figures, dict)
+            lines.append(
+                f"  {result['mb_per_s']} MB of text per CPU second; slowest update {figures['us_max'] / 1000:.1f} ms"
+            )
         if "retained_after_prefill" in result:
             lines.append(
                 f"  after prefill: {result['retained_after_prefill']}, RSS {result['rss_after_prefill_mb']} MB,"
@@ -621,7 +641,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
     parser.add_argument("--peers", action="store_true", help="also run W1 and W1S through Rich Live and prompt_toolkit")
     parser.add_argument(
-        "--only", metavar="NAMES", help="comma-separated workloads (w1:100,w2,w3:1000,w4,w5:100,w1s:100,idle,status)"
+        "--only",
+        metavar="NAMES",
+        help="comma-separated workloads (w1:100,w2,w3:1000,w4,w5:100,w1s:100,idle,status,s1:N,flood,...)",
     )
     parser.add_argument("--no-invariants", action="store_true", help="Config(check_invariants=False)")
     parser.add_argument("--one", metavar="NAME", help=argparse.SUPPRESS)  # child process: one workload
@@ -638,8 +660,10 @@ def main(argv: list[str]) -> int:
     names = args.only.split(",") if args.only else workload_names(args.quick)
     bad = [name for name in names if not _valid_name(name)]
     if bad:
-        known = "w1:N, w2, w3:N, w4, w5:N, w1s:N, idle, status"
-        print(f"{PROG} bench: unknown workload {', '.join(bad)} (known: {known})", file=sys.stderr)
+        print(
+            f"{PROG} bench: unknown workload {', '.join(bad)} (known: {_KNOWN})",
+            file=sys.stderr,
+        )
         return 2
     results: list[dict[str, object]] = []
     for name in names:

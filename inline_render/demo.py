@@ -101,7 +101,12 @@ class Demo:
         on_events = self.events.facts if self.events is not None else None
         config = ClientConfig(protocol=self.protocol)
         client = RuntimeClient(
-            self.command, on_inputs=self._on_inputs, config=config, on_events=on_events, on_title=app.set_title
+            self.command,
+            on_inputs=self._on_inputs,
+            config=config,
+            on_events=on_events,
+            on_title=app.set_title,
+            backlog=app.behind,
         )
         self.client = client
         app.send(Status("demo \u00b7 /help for commands"))

@@ -21,7 +21,9 @@ What a run does (the prompt picks the script):
   ``ui.prompt.request`` with a ``default_value``;  ``long``: many text parts,
   slowly (something to cancel);  ``retry``: ``llm.retry``, compaction, a
   hidden user message, ``run.diagnostics`` and an event type from the future;
-  ``suggest``: fills the composer (``ui.set_editor_text``, an addition).
+  ``suggest``: fills the composer (``ui.set_editor_text``, an addition);
+  ``flood``: ``--flood-bytes`` of answer (default 100 MB) in text parts of 100
+  characters, as fast as the pipe takes them, then ``flood done`` (a stress test).
 
 ``run.cancel`` answers ``{ok: true}`` and ends the run ``cancelled`` (while a
 confirm is pending: only once the confirm is answered, as codelia does); a
@@ -155,7 +157,9 @@ class FakeRuntime:
         try:
             self.status("running")
             await self.pause()
-            if "long" in prompt:
+            if "flood" in prompt:
+                await self.flood(self.options.flood_bytes)
+            elif "long" in prompt:
                 # 200 numbered lines in parts of five (each part a paragraph); the final repeats the whole.
                 parts = ["\n".join(f"Line {n} of a long answer." for n in range(k, k + 5)) for k in range(1, 201, 5)]
                 for part in parts:
@@ -183,6 +187,32 @@ class FakeRuntime:
             self.status("cancelled")
         finally:
             self.task, self.run_id, self.cancel_requested = None, None, False
+
+    async def flood(self, size: int) -> None:
+        """``size`` characters of answer in parts of 100, written in batches without pausing (a pipe that is
+        not read blocks the writes: the UI sets the pace)."""
+        words = "the quick brown fox jumps over a lazy dog while the terminal keeps scrolling along "
+        sent, batch = 0, []
+        while sent < size:
+            part = f"flood {sent:>10} {words}"[:100]
+            batch.append(self._event_line({"type": "text", "content": part}))
+            sent += len(part)
+            if len(batch) >= 256:
+                sys.stdout.write("".join(batch))
+                sys.stdout.flush()
+                batch = []
+                await asyncio.sleep(0)  # let a run.cancel in
+        batch.append(self._event_line({"type": "text", "content": "flood done"}))
+        sys.stdout.write("".join(batch))
+        sys.stdout.flush()
+        await self.event({"type": "final", "content": ""})
+
+    def _event_line(self, event: dict[str, Any]) -> str:
+        if self.cancel_requested:
+            raise Cancelled
+        params = {"run_id": self.run_id, "seq": self.seq, "event": event}
+        self.seq += 1
+        return json.dumps({"jsonrpc": "2.0", "method": "agent.event", "params": params}) + "\n"
 
     def check_cancel(self) -> None:
         """After a dialog's answer: a cancel that came meanwhile takes effect now (``running``, then ``cancelled``)."""
@@ -430,6 +460,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-mcp", action="store_true", help="announce supports_mcp_list: false")
     parser.add_argument("--no-skills", action="store_true", help="announce supports_skills_list: false")
     parser.add_argument("--onboarding", action="store_true", help="ask the provider pick after initialize")
+    parser.add_argument("--flood-bytes", type=int, default=100_000_000, metavar="N", help="size of the flood answer")
     parser.add_argument("--log", metavar="FILE", help="append every message received to FILE (NDJSON)")
     asyncio.run(serve(parser.parse_args(argv)))
     return 0

@@ -8,14 +8,16 @@ A resize re-wraps from ``head`` only, so nothing is inserted twice or skipped.
 
 from __future__ import annotations
 
+import bisect
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from .evolve import evolve, fast_init
 from .markdown import Options
-from .mdview import View, view_extend, view_new, view_replace, view_spans
+from .mdview import View, view_extend, view_new, view_replace, view_spans, view_trim
+from .rowseq import Part, RowSeq
 from .style import DEFAULT, Style
 from .text import WidthPolicy, expand_tabs, sanitize, text_width, wrap_line
 from .themes import DEFAULT_THEME, Theme
@@ -71,6 +73,23 @@ class RenderOptions:
         return view_new(Options(self.theme, base, self.hyperlinks, policy))
 
 
+class Lineage:
+    """A token for the versions of a streaming entry's text grown by appends: ``length`` is its newest's."""
+
+    __slots__ = ("length",)
+
+    def __init__(self, length: int) -> None:
+        self.length = length
+
+    def extend(self, old: int, new: int) -> Lineage:
+        """The lineage of a version of ``new`` characters appended to one of ``old``: this one when that
+        was the newest, else (a second branch from an older version) a new one."""
+        if self.length != old:
+            return Lineage(new)
+        self.length = new
+        return self
+
+
 @fast_init
 @dataclass(frozen=True, slots=True)
 class Entry:
@@ -82,6 +101,15 @@ class Entry:
     id: str | None = None
     final: bool = True
     view: View | None = None  # Markdown entries: the rendering of the source; ``text`` is its display text
+    # Offset (in the whole text) where ``text`` starts: the part before it is in scrollback and was
+    # dropped (``LogState.advance``), so a streaming entry holds what can still be drawn or re-wrapped.
+    base: int = 0
+    # A plain streaming entry: where its open line starts in ``text`` (its complete lines end there).
+    lines_end: int = 0
+    # Shared by versions each made by appending to the newest one (``delta``): of two versions of one
+    # lineage one is a prefix of the other, so the streaming rows of one can be reused for a longer one
+    # without comparing the texts (``_streaming_rows``).  Not part of the entry's value.
+    lineage: Lineage | None = field(default=None, compare=False)
 
     def __hash__(self) -> int:
         # ``key`` is new for every version of an entry, so it alone spreads entries; hashing ``text``
@@ -93,12 +121,23 @@ class Entry:
         """Offset up to which the text can no longer change (all of it once final)."""
         if self.final:
             return len(self.text)
-        return self.view.committed if self.view is not None else self.text.rfind("\n") + 1
+        return self.view.committed if self.view is not None else self.lines_end
 
     @property
     def shown(self) -> str:
         """The text as drawn: a final entry's one trailing newline adds no empty row."""
         return self.text[:-1] if self.final and self.text.endswith("\n") else self.text
+
+    @property
+    def shown_end(self) -> int:
+        """``len(self.shown)``, without copying the text."""
+        text = self.text
+        return len(text) - 1 if self.final and text.endswith("\n") else len(text)
+
+    @property
+    def first(self) -> bool:
+        """Whether ``text`` starts at the entry's beginning (its first row carries the kind's prefix)."""
+        return self.base == 0
 
 
 class LogRow(NamedTuple):
@@ -118,10 +157,6 @@ def _source(view: View, text: str) -> str:
     """The source a view keeps: sanitized, tabs kept (Markdown expands them in code itself); trusted
     ANSI raw, as its parser keeps SGR and sanitizes everything else (spans.py)."""
     return text if view.mode == "ansi" else sanitize(text)
-
-
-def _last_line_width(text: str) -> int:
-    return text_width(text[text.rfind("\n") + 1 :])
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +181,9 @@ class LogState:
         options = self.options
         view = options.view_for(kind, language=language, styled=styled) if options is not None else None
         if view is None:
-            return Entry(key, kind, _prepare(text, 0), entry_id, final)
+            prepared = _prepare(text, 0)
+            lines_end = prepared.rfind("\n") + 1
+            return Entry(key, kind, prepared, entry_id, final, None, 0, lines_end, Lineage(len(prepared)))
         view = view_extend(view, _source(view, text))
         return Entry(key, kind, view.text, entry_id, final, view)
 
@@ -187,9 +224,15 @@ class LogState:
         old = self.entries[index]
         if old.view is not None:
             view = view_extend(old.view, _source(old.view, text))
-            return self._with(index, Entry(self.next_key, old.kind, view.text, old.id, old.final, view))
-        column = _last_line_width(old.text) if "\t" in text else 0
-        entry = Entry(self.next_key, old.kind, old.text + _prepare(text, column), old.id, old.final)
+            return self._with(index, Entry(self.next_key, old.kind, view.text, old.id, old.final, view, old.base))
+        old_text = old.text
+        column = text_width(old_text[old.lines_end :]) if "\t" in text else 0
+        more = _prepare(text, column)
+        newline = more.rfind("\n")
+        lines_end = old.lines_end if newline < 0 else len(old_text) + newline + 1
+        text = old_text + more
+        lineage = old.lineage.extend(len(old_text), len(text)) if old.lineage is not None else None
+        entry = Entry(self.next_key, old.kind, text, old.id, old.final, None, old.base, lines_end, lineage)
         return self._with(index, entry)
 
     def replace_text(self, index: int, text: str) -> LogState:
@@ -197,18 +240,23 @@ class LogState:
         old = self.entries[index]
         if old.view is not None:
             view = view_replace(old.view, _source(old.view, text))
-            return self._with(index, Entry(self.next_key, old.kind, view.text, old.id, old.final, view))
+            return self._with(index, Entry(self.next_key, old.kind, view.text, old.id, old.final, view, old.base))
         committed = old.committed
         new_text = _prepare(text, 0)
-        # Committed text may already be in scrollback: only the unfinished part changes.
-        entry = Entry(self.next_key, old.kind, old.text[:committed] + new_text[committed:], old.id, old.final)
+        # Committed text may already be in scrollback: only the unfinished part changes.  ``text`` starts
+        # at ``base`` of the whole text, and the new text is a whole text.
+        kept = old.text[:committed] + new_text[old.base + committed :]
+        entry = Entry(
+            self.next_key, old.kind, kept, old.id, old.final, None, old.base, kept.rfind("\n") + 1, Lineage(len(kept))
+        )
         return self._with(index, entry)
 
     def finish(self, index: int) -> LogState:
         """Mark the entry at ``index`` final."""
         old = self.entries[index]
-        done = self._with(index, Entry(self.next_key, old.kind, old.text, old.id, True, old.view))
-        if index == 0 and self.head > 0 and self.head >= len(done.entries[0].shown):
+        entry = Entry(self.next_key, old.kind, old.text, old.id, True, old.view, old.base, old.lines_end, old.lineage)
+        done = self._with(index, entry)
+        if index == 0 and self.head > 0 and self.head >= entry.shown_end:
             # Everything but the trailing newline is in scrollback already: nothing left to draw.
             return replace(done, entries=done.entries[1:], head=0)
         return done
@@ -223,12 +271,48 @@ class LogState:
         while entries[index].key != last.entry.key:  # cached rows may hold an equal, older Entry object
             index += 1
         entry = entries[index]
-        if last.end >= len(entry.shown) and entry.final:
+        if last.end >= entry.shown_end and entry.final:
             return evolve(self, entries=entries[index + 1 :], head=0)
-        return evolve(self, entries=entries[index:], head=last.end)
+        head = last.end
+        view = entry.view
+        trim = head >= _TRIM_MIN and head * 2 >= len(entry.text)
+        if trim and view is not None and view.mode == "markdown" and view.stable_lines:
+            # A Markdown entry drops its stable lines before the one holding ``head`` (same amortization).
+            _, cut, number = view.line_at(min(head, len(view.stable_text) - 1))
+            if cut and number < len(view.stable_lines):
+                view = view_trim(view, cut)
+                entry = Entry(self.next_key, entry.kind, view.text, entry.id, entry.final, view, entry.base + cut)
+                return evolve(self, entries=(entry, *entries[index + 1 :]), head=head - cut, next_key=self.next_key + 1)
+        if trim and entry.view is None:
+            # Drop the inserted text up to the start of the line holding ``head`` (rows keep their line
+            # starts).  Only once it is at least half the text: each character is copied O(1) times.
+            cut = entry.text.rfind("\n", 0, head) + 1
+            if cut:
+                entry = _trimmed(entry, cut, self.next_key)
+                head -= cut
+                return evolve(self, entries=(entry, *entries[index + 1 :]), head=head, next_key=self.next_key + 1)
+        return evolve(self, entries=entries[index:], head=head)
 
 
-Span = tuple[int, int, int]  # a row's (line_start, start, end)
+_TRIM_MIN = 4096  # characters: below this, keeping inserted text costs less than copying the rest
+
+
+def _trimmed(entry: Entry, cut: int, key: int) -> Entry:
+    """``entry`` without its first ``cut`` characters (a line start; all of them in scrollback)."""
+    return Entry(
+        key,
+        entry.kind,
+        entry.text[cut:],
+        entry.id,
+        entry.final,
+        None,
+        entry.base + cut,
+        max(0, entry.lines_end - cut),
+        Lineage(len(entry.text) - cut),  # offsets moved: rows of the untrimmed text are not reused
+    )
+
+
+Span = tuple[int, int, int]  # a row's (line_start, start, end)  (rowseq.Span)
 
 
 def entry_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -> tuple[LogRow, ...]:
@@ -281,28 +365,41 @@ def _final_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -> tu
 # Every delta makes a new version of a streaming entry, so its rows are not cached by entry.  Its
 # text grows by appends, and greedy wrapping keeps every row but a line's last when text is appended
 # and wraps the rest of a line alike from any row start: the previous version's spans are reused but
-# the last, which is wrapped again with what came since.  Reused only when the text really extends
-# the one they were made for (keyed by stream, checked by content: a pure-function cache).
-_STREAMS: dict[tuple[object, ...], tuple[int, str, list[Span]]] = {}
+# the last, which is wrapped again with what came since.  Reused only for a version of the same
+# ``lineage`` (the same text grown by appends only: ``LogState.delta``), so no text is compared.
+# The spans list is shared with the next version when it is the newest (a list only ever truncated
+# by its last span and appended to): a delta then costs the rows it changes, not the rows of the line.
+_STREAMS: dict[tuple[object, ...], tuple[int, list[Span]]] = {}
 _STREAMS_MAX = 64
 
 
-def _streaming_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -> tuple[LogRow, ...]:
+def _streaming_part(entry: Entry, start: int, width: int, policy: WidthPolicy) -> Part:
     text = entry.text  # all of it is shown while the entry streams
-    line_start = text.rfind("\n", 0, start) + 1
-    key = (entry.id, entry.kind, start, width, policy)
-    memo = _STREAMS.get(key)
-    if memo is not None and memo[0] == line_start and text.startswith(memo[1], start):
-        spans = memo[2][:-1]
-        resume_line, resume = memo[2][-1][0], memo[2][-1][1]
+    key = (entry.lineage, entry.kind, start, width, policy)
+    memo = _STREAMS.get(key) if entry.lineage is not None else None
+    if memo is not None and memo[0] <= len(text) and memo[1]:
+        spans = memo[1]
+        resume_line, resume, _ = spans.pop()
     else:
-        spans, resume_line, resume = [], line_start, start
+        spans, resume_line, resume = [], text.rfind("\n", 0, start) + 1, start
     _spans(text, resume_line, resume, _cap(entry.kind, width), policy, spans)
     if len(_STREAMS) >= _STREAMS_MAX and key not in _STREAMS:
         _STREAMS.clear()
-    _STREAMS[key] = (line_start, text[start:], spans)
-    # tuple.__new__ directly: a NamedTuple's own __new__ is a Python call per row, every delta.
+    if entry.lineage is not None:
+        _STREAMS[key] = (len(text), spans)
+    # The list is shared with later versions, which may replace its last span: keep ours aside.
+    return (entry, spans, len(spans), spans[-1])
+
+
+def _streaming_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -> tuple[LogRow, ...]:
+    _, spans, _, _ = _streaming_part(entry, start, width, policy)
+    # tuple.__new__ directly: a NamedTuple's own __new__ is a Python call per row.
     return tuple([_new_row(LogRow, (entry, *span)) for span in spans])
+
+
+def _make_row(entry: object, span: Span) -> LogRow:
+    row: LogRow = _new_row(LogRow, (entry, *span))
+    return row
 
 
 _new_row = tuple.__new__
@@ -310,14 +407,15 @@ _new_row = tuple.__new__
 # The last log wrapped, with its width, policy and rows: a tick that leaves the log alone (a
 # keystroke, the redraw after an insertion) reuses them.  A LogState is immutable and held here, so
 # the same object means the same rows (one entry: it keeps one old log alive at most).
-_LAST_ROWS: dict[None, tuple[LogState, int, WidthPolicy, tuple[tuple[LogRow, ...], int]]] = {}
+_LAST_ROWS: dict[None, tuple[LogState, int, WidthPolicy, tuple[RowSeq[LogRow], int]]] = {}
 
 
-def log_rows(log: LogState, width: int, policy: WidthPolicy) -> tuple[tuple[LogRow, ...], int]:
+def log_rows(log: LogState, width: int, policy: WidthPolicy) -> tuple[RowSeq[LogRow], int]:
     """All pending rows at ``width``, and how many of them (a prefix) are committed.
 
     Scrollback is append-only and ordered, so the committed rows end at the
-    first row of the first entry's line that can still change.
+    first row of the first entry's line that can still change.  The rows are
+    made when read (``RowSeq``): a tick reads the tail and the rows to insert.
     """
     last = _LAST_ROWS.get(None)
     if last is not None and last[0] is log and last[1] == width and last[2] is policy:
@@ -327,18 +425,41 @@ def log_rows(log: LogState, width: int, policy: WidthPolicy) -> tuple[tuple[LogR
     return result
 
 
-def _log_rows(log: LogState, width: int, policy: WidthPolicy) -> tuple[tuple[LogRow, ...], int]:
-    rows: list[LogRow] = []
+def _log_rows(log: LogState, width: int, policy: WidthPolicy) -> tuple[RowSeq[LogRow], int]:
+    parts: list[Part] = []
+    total = 0
     committed = -1
     start = log.head
     for entry in log.entries:
-        these = entry_rows(entry, start, width, policy)
+        part: Part
+        if entry.view is None and not entry.final:
+            part = _streaming_part(entry, start, width, policy)
+        else:
+            rows = entry_rows(entry, start, width, policy)
+            part = (None, rows, len(rows), None)
         if committed < 0 and not entry.final:
-            limit = entry.committed  # the in-progress line starts here
-            done = 0
-            while done < len(these) and these[done].start < limit:
-                done += 1
-            committed = len(rows) + done
-        rows.extend(these)
+            committed = total + _rows_before(part, entry.committed)
+        parts.append(part)
+        total += part[2]
         start = 0
-    return tuple(rows), len(rows) if committed < 0 else committed
+    return RowSeq(parts, _make_row), total if committed < 0 else committed
+
+
+def _rows_before(part: Part, limit: int) -> int:
+    """How many rows of ``part`` start before offset ``limit`` (row starts ascend)."""
+    entry, items, count, last = part
+    if entry is None:
+        return bisect.bisect_left(items, limit, 0, count, key=_row_start)
+    below = count - 1 if last is not None else count
+    done = bisect.bisect_left(items, limit, 0, below, key=_span_start)
+    if done == below and last is not None and last[1] < limit:
+        done += 1
+    return done
+
+
+def _row_start(row: LogRow) -> int:
+    return row.start
+
+
+def _span_start(span: Span) -> int:
+    return span[1]

@@ -55,7 +55,16 @@ from .spans import parse_ansi
 from .style import Row, Segment, row_width
 from .text import WidthPolicy, iter_cells, text_width, wrap_line
 
-__all__ = ["View", "draw_line_row", "line_ends", "view_extend", "view_new", "view_replace", "view_spans"]
+__all__ = [
+    "View",
+    "draw_line_row",
+    "line_ends",
+    "view_extend",
+    "view_new",
+    "view_replace",
+    "view_spans",
+    "view_trim",
+]
 
 Span = tuple[int, int, int]  # a row's (line_start, start, end) in display offsets
 
@@ -78,6 +87,7 @@ class View:
     text: str
     mode: str = "markdown"  # or "diff" / "ansi": one display line per source line (_update_lines)
     continues: bool = False  # the open tail starts inside a paragraph whose settled lines are stable
+    src_base: int = 0  # offset in the whole source where ``source`` starts (``view_trim`` dropped the rest)
 
     def line_at(self, offset: int) -> tuple[Line, int, int]:
         """The line holding display ``offset``, its start, and its index among all lines."""
@@ -257,6 +267,7 @@ def _update_blocks(view: View, source: str) -> View:
         text,
         view.mode,
         continues,
+        view.src_base,
     )
 
 
@@ -268,7 +279,35 @@ def view_extend(view: View, more: str) -> View:
 def view_replace(view: View, source: str) -> View:
     """The view of a new full source; the source of committed lines is kept as it was."""
     keep = view.commit_src if view.mode == "markdown" else view.source.rfind("\n") + 1
-    return _update(view, view.source[:keep] + source[keep:])
+    return _update(view, view.source[:keep] + source[view.src_base + keep :])
+
+
+def view_trim(view: View, cut: int) -> View:
+    """The view without its display text before ``cut``, the start of a stable line (those lines are in
+    scrollback), and without the source before ``stable_src`` (rendered into stable lines, never parsed
+    again): what a streaming Markdown entry keeps is what can still be drawn or parsed.  Display and
+    source offsets of the result count from the cuts (``src_base`` says where the source starts)."""
+    index = bisect.bisect_left(view.stable_starts, cut)
+    if view.mode != "markdown" or index >= len(view.stable_starts) or view.stable_starts[index] != cut:
+        raise ValueError(f"view_trim: offset {cut} is not the start of a stable line")
+    src = view.stable_src
+    return View(
+        view.options,
+        view.source[src:],
+        0,
+        view.stable_lines[index:],
+        tuple(start - cut for start in view.stable_starts[index:]),
+        view.stable_text[cut:],
+        view.blocks,
+        view.tail_lines,
+        tuple(start - cut for start in view.tail_starts),
+        view.committed - cut,
+        view.commit_src - src,
+        view.text[cut:],
+        view.mode,
+        view.continues,
+        view.src_base + src,
+    )
 
 
 # --- rows at a width ---------------------------------------------------------------------------

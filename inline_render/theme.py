@@ -89,7 +89,9 @@ def draw_log_row(row: LogRow, width: int, policy: WidthPolicy, theme: Theme | No
     if entry.view is not None:
         return _draw_view_row(entry, row.line_start, row.start, row.end, width, policy)
     head = entry.text[row.line_start : row.line_start + 5] if kind == "diff" else ""
-    return _draw_row(kind, entry.text[row.start : row.end], row.start == 0, head, width, policy, theme)
+    return _draw_row(
+        kind, entry.text[row.start : row.end], row.start == 0 and entry.base == 0, head, width, policy, theme
+    )
 
 
 def draw_log_rows(rows: Iterable[LogRow], width: int, policy: WidthPolicy, theme: Theme | None = None) -> list[Row]:
@@ -101,7 +103,7 @@ def draw_log_rows(rows: Iterable[LogRow], width: int, policy: WidthPolicy, theme
             continue
         kind, text = entry.kind, entry.text
         head = text[line_start : line_start + 5] if kind == "diff" else ""
-        out.append(_draw_row(kind, text[start:end], start == 0, head, width, policy, theme))
+        out.append(_draw_row(kind, text[start:end], start == 0 and entry.base == 0, head, width, policy, theme))
     return out
 
 
@@ -112,7 +114,7 @@ def _draw_view_row(entry: Entry, line_start: int, start: int, end: int, width: i
     prefix, prefix_style, _ = prefix_for(entry.kind, view.options.theme)
     if width <= len(prefix):
         prefix = ""
-    elif start != 0:
+    elif start != 0 or entry.base != 0:
         prefix = " " * len(prefix)
     room = width - len(prefix)
     body: Row = ()

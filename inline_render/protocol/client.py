@@ -48,7 +48,8 @@ InputSink = Callable[[list[Input]], Iterable[Output] | None]
 EventSink = Callable[[list[SessionEvent]], None]
 Protocol = Literal["auto", "codelia", "lemon"]
 PROTOCOLS: tuple[Protocol, ...] = ("auto", "codelia", "lemon")
-_READ_SIZE = 64 * 1024
+_READ_SIZE = 16 * 1024  # one chunk's messages are handled without a pause: keep it a few milliseconds
+_BACKLOG_POLL = 0.002  # seconds between looks at a UI that is behind
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +79,7 @@ class RuntimeClient:
         config: ClientConfig | None = None,
         on_events: EventSink | None = None,
         on_title: Callable[[str], None] | None = None,
+        backlog: Callable[[], bool] | None = None,
     ) -> None:
         self.command = list(command)
         self.config = config or ClientConfig()
@@ -89,6 +91,7 @@ class RuntimeClient:
         self._on_title = on_title  # a Lemon runtime's ui_set_title (the shell sanitizes and restores it)
         self._detecting = self.config.protocol == "auto"  # the first stdout line decides
         self._dialog_timers: list[asyncio.TimerHandle] = []
+        self._backlog = backlog  # true while the UI is behind: read no more runtime output for now
         self._proc: asyncio.subprocess.Process | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._timers: dict[RequestId, asyncio.TimerHandle] = {}
@@ -302,6 +305,12 @@ class RuntimeClient:
                 self._line(line_no, line)
             if self._stdin is not None:
                 await self._stdin.wait_writable()  # backpressure: read no more while it does not read our answers
+            # ``read`` returns at once while the runtime floods (its data is buffered already): let the loop
+            # run between chunks, so a key or a tick never waits behind more than one chunk of output;
+            # and while the UI is behind (``backlog``), read no more: the flood waits in the pipe.
+            await asyncio.sleep(0)
+            while self._backlog is not None and self._backlog():
+                await asyncio.sleep(_BACKLOG_POLL)
         for line_no, line in lines.close():
             self._line(line_no, line)
         returncode = await self._proc.wait()

@@ -12,7 +12,9 @@ delta: consecutive parts of one answer are separate paragraphs of one entry.
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -56,16 +58,60 @@ class Limits:
 @dataclass(slots=True)
 class _RunLog:
     entries: int = 0  # assistant entries so far, for unique entry ids
-    last_assistant: str | None = None  # text of the last finished assistant entry
+    last_assistant: Fingerprint | None = None  # of the last finished assistant entry
     open_tools: dict[str, str] = field(default_factory=dict)  # tool -> id of its call awaiting a result
     ready: set[str] = field(default_factory=set)  # tool_call_ids whose permission.ready was shown
 
 
-@dataclass(slots=True)
+_TAIL = 1 << 16  # characters of the answer's end kept for a ``final`` that repeats its last part(s)
+
+Fingerprint = tuple[int, bytes]  # an answer's length and SHA-256: what a later ``final`` is compared with
+
+
+def fingerprint(text: str) -> Fingerprint:
+    """The length and digest of ``text`` (surrogates kept, as JSON may carry them)."""
+    return len(text), hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
+
+
 class _Stream:
-    run_id: str
-    entry_id: str
-    text: str
+    """The streaming answer, as what ``final`` needs of it: its length, digest and end (not its text).
+
+    Keeping the text itself made a long answer cost its length per part (and its size in memory).
+    """
+
+    __slots__ = ("_hash", "_tail", "_tail_size", "entry_id", "run_id", "size")
+
+    def __init__(self, run_id: str, entry_id: str, text: str) -> None:
+        self.run_id, self.entry_id = run_id, entry_id
+        self.reset(text)
+
+    def add(self, part: str) -> None:
+        self.size += len(part)
+        self._hash.update(part.encode("utf-8", "surrogatepass"))
+        self._tail.append(part)
+        self._tail_size += len(part)
+        while self._tail_size - len(self._tail[0]) >= _TAIL:  # the parts that end the last _TAIL characters
+            self._tail_size -= len(self._tail.popleft())
+
+    def reset(self, text: str) -> None:
+        self.size, self._hash = 0, hashlib.sha256()
+        self._tail: deque[str] = deque()
+        self._tail_size = 0
+        self.add(text)
+
+    @property
+    def fingerprint(self) -> Fingerprint:
+        return self.size, self._hash.digest()
+
+    def extended_by(self, content: str) -> bool:
+        """Whether ``content`` is the answer so far and more."""
+        return len(content) > self.size and fingerprint(content[: self.size]) == self.fingerprint
+
+    def ends_with(self, content: str) -> bool:
+        """Whether the answer so far ends with ``content`` (longer than the kept end: only if it is all of it)."""
+        if len(content) <= self._tail_size:
+            return "".join(self._tail).endswith(content)
+        return fingerprint(content) == self.fingerprint
 
 
 class Transcript:
@@ -168,7 +214,7 @@ class Transcript:
         if stream is None or (run_id is not None and stream.run_id != run_id):
             return []
         self._stream = None
-        self._runs.setdefault(stream.run_id, _RunLog()).last_assistant = stream.text
+        self._runs.setdefault(stream.run_id, _RunLog()).last_assistant = stream.fingerprint
         return [LogFinish(stream.entry_id)]
 
     def _text(self, run_id: str, run: _RunLog, text: str) -> list[Input]:
@@ -176,8 +222,8 @@ class Transcript:
             return []
         stream = self._stream
         if stream is not None and stream.run_id == run_id:
-            part = text if not stream.text else "\n\n" + text  # a new part is a new paragraph
-            stream.text += part
+            part = text if not stream.size else "\n\n" + text  # a new part is a new paragraph
+            stream.add(part)
             return [LogDelta(stream.entry_id, part)]
         out = self.finish_stream()
         entry_id = self._entry_id(run_id, run)
@@ -189,31 +235,31 @@ class Transcript:
         stream = self._stream
         if stream is None or stream.run_id != run_id:
             return self._text(run_id, run, content)
-        if content == stream.text:
+        if len(content) == stream.size and fingerprint(content) == stream.fingerprint:
             return []
-        if content.startswith(stream.text):
-            tail = content[len(stream.text) :]
-            stream.text = content
+        if stream.extended_by(content):
+            tail = content[stream.size :]
+            stream.add(tail)
             return [LogDelta(stream.entry_id, tail)]
-        stream.text = content  # the core replaces what is not committed yet; committed rows stay
+        stream.reset(content)  # the core replaces what is not committed yet; committed rows stay
         return [LogReplace(stream.entry_id, content)]
 
     def _final(self, run_id: str, run: _RunLog, content: str) -> list[Input]:
         stream = self._stream
         if stream is not None and stream.run_id == run_id:
             out: list[Input] = []
-            if content.startswith(stream.text) and content != stream.text:
-                out.append(LogDelta(stream.entry_id, content[len(stream.text) :]))  # the rest of the answer
-                stream.text = content
-            elif content and not stream.text.endswith(content):
+            if stream.extended_by(content):
+                out.append(LogDelta(stream.entry_id, content[stream.size :]))  # the rest of the answer
+                stream.reset(content)
+            elif content and not stream.ends_with(content):
                 # What streamed differs: the core replaces the part not yet committed.  (A final that
                 # repeats only the last part is not news: the parts already shown stay.)
                 out.append(LogReplace(stream.entry_id, content))
-                stream.text = content
+                stream.reset(content)
             return out + self.finish_stream()
-        if not content or content == run.last_assistant:
+        if not content or (run.last_assistant is not None and fingerprint(content) == run.last_assistant):
             return []  # nothing new (e.g. final repeats the text a tool call already finished)
-        run.last_assistant = content
+        run.last_assistant = fingerprint(content)
         return [*self.finish_stream(), LogAppend("assistant", content, self._entry_id(run_id, run))]
 
     @staticmethod

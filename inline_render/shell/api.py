@@ -68,9 +68,16 @@ class Stream:
         self.app = app
         self.kind = kind
         self.id = entry_id
-        self.text = ""
+        self._parts: list[str] = []  # joined when ``text`` is read: a write costs its own length
         self.closed = False
         self._open = False
+
+    @property
+    def text(self) -> str:
+        """Everything written (or the last ``replace``)."""
+        if len(self._parts) > 1:
+            self._parts[:] = ["".join(self._parts)]
+        return self._parts[0] if self._parts else ""
 
     def _ensure_open(self) -> None:
         if not self._open:
@@ -83,7 +90,7 @@ class Stream:
         if self.closed or not text:
             return
         self._ensure_open()
-        self.text += text
+        self._parts.append(text)
         self.app._send_inputs([LogDelta(self.id, text)])
 
     def replace(self, text: str) -> None:
@@ -91,7 +98,7 @@ class Stream:
         if self.closed:
             return
         self._ensure_open()
-        self.text = text
+        self._parts[:] = [text]
         self.app._send_inputs([LogReplace(self.id, text)])
 
     def close(self) -> None:

@@ -107,7 +107,7 @@ class PlainWriter:
     def _row(self, row: LogRow) -> None:
         entry = row.entry
         text = entry.text[row.start : row.end].rstrip("\n")
-        last = row.end >= len(entry.shown)
+        last = row.end >= entry.shown_end
         if self.jsonl:
             # A row that continues a logical line (wider than _UNWRAPPED cells) joins without a newline.
             self._partial.append(text if row.start > row.line_start or not self._partial else "\n" + text)
@@ -116,7 +116,7 @@ class PlainWriter:
                 self._json({"type": "log", "kind": entry.kind, "text": text})
                 self._partial = []
             return
-        first = row.start == 0
+        first = row.start == 0 and entry.base == 0
         if self.ascii:
             prefix = _ASCII_PREFIXES.get(entry.kind, "  ")
             lead = prefix if first else " " * len(prefix)

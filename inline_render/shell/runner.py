@@ -42,7 +42,7 @@ from prompt_toolkit.input import create_input
 from ..app import AppState
 from ..backend import StreamSink, Vt100Backend
 from ..composer import normalize_key
-from ..inputs import Clock, Input, Key, LogAppend, Resize
+from ..inputs import Clock, Input, Key, LogAppend, LogDelta, Resize
 from ..outputs import CompleteRequest, Interrupt, Output, Quit, Submit
 from ..state import Config
 from ..themes import hyperlinks_supported
@@ -115,6 +115,12 @@ class AppOptions:
     keys as usual) but writes nothing; the application writes its own event stream (the llm-do modes)."""
 
 
+_TICK_WORK = 0.03  # seconds of rendering streamed text per tick under a flood (keys wait at most about this)
+_BUDGET_START, _BUDGET_MIN, _BUDGET_MAX = 16_384, 1_024, 4_000_000  # characters of streamed text per tick
+_MEASURED_CHARS = 2_048  # a tick with less streamed text says little about its cost per character
+_BACKLOG_MIN = 262_144  # characters of streamed text that may wait before readers are asked to pause
+
+
 def config_for(options: AppOptions, info: TerminalInfo, env: Mapping[str, str] | None = None) -> Config:
     """The renderer's config for this terminal: resize model, synchronized output, grapheme widths, links."""
     config = options.config
@@ -155,6 +161,8 @@ class InlineApp(AppApi, SessionFeatures):
         self.env: Mapping[str, str] = env if env is not None else os.environ
         self.clock = clock
         self.scheduler = TickScheduler(self.options.max_rate)
+        self.scheduler.budget = _BUDGET_START
+        self._char_cost: float | None = None  # seconds a tick spent per streamed character (smoothed)
         self.mode = OutputMode.AUTO
         self.renderer: Renderer | None = None
         self.plain: PlainWriter | None = None
@@ -188,7 +196,8 @@ class InlineApp(AppApi, SessionFeatures):
         """Queue inputs for the next tick (coalesced: at most ``max_rate`` ticks per second)."""
         self._api_inputs(inputs)
         self.scheduler.add(inputs)
-        self.answers.feed(inputs)
+        if self.options.result_stdout:  # the answer is kept only when it is to be printed
+            self.answers.feed(inputs)
         self._wake()
 
     def press(self, *keys: str | Input) -> None:
@@ -298,6 +307,8 @@ class InlineApp(AppApi, SessionFeatures):
                 delay = self._next_delay()
                 if delay == 0:
                     self._tick(self.scheduler.take(self._now()))
+                    # Let keys and the runtime's reader in between two ticks (under a flood they come back to back).
+                    await asyncio.sleep(0)
                     continue
                 self._wake_event.clear()
                 with contextlib.suppress(TimeoutError):
@@ -337,7 +348,24 @@ class InlineApp(AppApi, SessionFeatures):
                 delay = frame_due - now if delay is None else min(delay, frame_due - now)
         return delay
 
+    def behind(self) -> bool:
+        """Whether more streamed text waits than a few ticks take: a reader (``RuntimeClient(backlog=...)``)
+        stops reading until it is not, so a flood waits in the runtime's pipe, not in this process."""
+        return self.scheduler.backlog > max(4 * (self.scheduler.budget or 0), _BACKLOG_MIN)
+
     def _tick(self, inputs: list[Input]) -> None:
+        chars = sum(len(item.text) for item in inputs if type(item) is LogDelta)
+        started = time.perf_counter()
+        self._tick_inputs(inputs)
+        if chars >= _MEASURED_CHARS:
+            # Size the next ticks' share of streamed text to _TICK_WORK seconds: a key typed during a flood
+            # waits for one such tick at most (the scheduler takes it past the text still waiting).
+            cost = (time.perf_counter() - started) / chars
+            self._char_cost = cost if self._char_cost is None else 0.7 * self._char_cost + 0.3 * cost
+            budget = _TICK_WORK / max(self._char_cost, 1e-9)
+            self.scheduler.budget = int(min(max(budget, _BUDGET_MIN), _BUDGET_MAX))
+
+    def _tick_inputs(self, inputs: list[Input]) -> None:
         now = max(0.0, self._now() - self._t0)
         if self._ctrl_c_at is not None and any(
             isinstance(item, Key) and normalize_key(item.key) != "c-c" for item in inputs
