@@ -120,7 +120,7 @@ RENDERER_SEQUENCES = {
     "CSI": re.compile(
         "|".join(
             [
-                rf"\x1b\[(?:{_NUMBER})?[AB]",  # CUU / CUD: the cursor up / down (every move is relative)
+                rf"\x1b\[(?:{_NUMBER})?A",  # CUU: the cursor up (every move is relative; down is line feeds)
                 rf"\x1b\[{_NUMBER}G",  # CHA: the cursor to a column of its row
                 r"\x1b\[K",  # EL 0: erase to the end of the line
                 r"\x1b\[J",  # ED 0: erase to the end of the screen (never 2J or 3J)
