@@ -52,7 +52,7 @@ from .inputs import (
     Widget,
     Working,
 )
-from .log import LogState, log_rows
+from .log import LogRow, LogState, log_rows
 from .outputs import Interrupt, Output
 from .preflight import is_diff_line, match_preview_header, match_ready, preview_header, ready_line
 from .spans import ansi_row
@@ -339,6 +339,12 @@ def _commit_drawn_rows(state: AppState, upto: int, *, kept: bool) -> AppState:
     policy, theme = state.config.width_policy, state.log.options.theme if state.log.options is not None else None
     while count < limit and drawn[skip + count] == draw_log_row(pending[count], width, policy, theme):
         count += 1
+    if kept:
+        # Rows kept in place end with a line: a line kept in part and redrawn in part would read, after
+        # any ghost piece of its redrawn rows, as two broken lines; redrawn whole, the re-wrapped copy of
+        # its start above is a ghost and the line is shown intact once.
+        while 0 < count < len(pending) and _same_line(pending[count - 1], pending[count]):
+            count -= 1
     if not count:
         return state
     inserted = render.inserted_until + count
@@ -347,6 +353,11 @@ def _commit_drawn_rows(state: AppState, upto: int, *, kept: bool) -> AppState:
     if kept:
         return replace(state, kept_rows=state.kept_rows + count)
     return replace(state, pushed_rows=state.pushed_rows + count)
+
+
+def _same_line(row: LogRow, after: LogRow) -> bool:
+    """``after`` continues ``row``'s line (a wrapped row of the same source line)."""
+    return after.entry.key == row.entry.key and after.line_start == row.line_start
 
 
 _HANDLERS: dict[type[Any], Callable[[AppState, Any, Outputs], AppState]] = {
