@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import re
 
-from inline_render import Config, Key, LogAppend, Renderer, Resize, Status
+from inline_render import Config, Key, LogAppend, LogDelta, Renderer, Resize, Status
 from inline_render.tick import InMemoryRenderer
 
 
@@ -166,3 +166,24 @@ def test_anchoring_at_the_top_row_never_erases_from_home() -> None:
     assert re.search(rb"\x1b\[(?:1;1)?H", data) is None, data  # no absolute move at all
     assert re.search(rb"(?:\x1b\[2G|\x1b\[\d*[AB])+\x1b\[J", data), data  # ESC[J issued from column 2
     assert renderer.terminal.screen_lines()[0].rstrip() == "line 10"
+
+
+def test_rows_kept_in_place_end_with_a_line() -> None:
+    """A line whose last row a frame in flight wrote is redrawn whole, not kept in part: kept in part, its redrawn
+    rest followed a ghost piece of itself and the terminal showed it as two broken lines (VTE storms)."""
+    renderer = Renderer.in_memory(30, 16, config=Config(viewport_height=8, resize_reflow=True), cursor_row=0)
+    renderer.feed([LogAppend("text", "short one")])
+    text = "a long line of words that wraps onto three rows at thirty col"
+    renderer.feed([LogAppend("text", "", id="s", final=False), LogDelta("s", text)])
+    for index in range(3):  # frames that write the status row only
+        renderer.feed([Status(f"s{index}")])
+    renderer.feed([LogDelta("s", "umns\nnext")])  # the line's last row and the next line: the last frame
+    screen = renderer.state.screen
+    assert screen.cursor is not None and screen.first_written == 3
+    assert renderer.terminal.screen_lines()[1:4] == [
+        "a long line of words that",
+        "wraps onto three rows at",
+        "thirty columns",
+    ]
+    result = renderer.step([Resize(12, 16, cursor_row=screen.cursor[0], frames_in_flight=True)])
+    assert result.state.kept_rows == 1  # "short one"; the long line's first two rows are redrawn with its third
