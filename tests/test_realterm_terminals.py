@@ -19,7 +19,7 @@ from realterm.storm import make_storm
 from realterm.terminals import Adapter, adapters
 
 STORMS = int(os.environ.get("INLINE_RENDER_REALTERM_STORMS", "1"))
-# Seed 2's storm loses lines on all four terminals today (see STORM_FAILS).
+# Seed 2's storm lost lines on all four terminals before the resize fixes (see STORM_FAILS for today's).
 FIRST_SEED = int(os.environ.get("INLINE_RENDER_REALTERM_SEED", "2"))
 # Seed 2's stream has every line committed before the exit; seed 1 ends with full-width rows still
 # in the viewport, which the exit flush writes (issue 9, cause 4).
@@ -70,15 +70,15 @@ def test_full_width_rows_keep_their_last_cell_at_exit(name: str) -> None:
 # loaded 2-core machine), against the library before it (main aaa7de9, seeds 1-5) and the --plain reference.
 # Remove a terminal from here once it passes (its test is then strict).
 STORM_FAILS = {
-    "tmux": "2 of 4 storms lose a line: 1, 1, 0, 0 missing (was 11, 3, 1, 0, 5), 0 duplicated, 13 ghost rows; "
-    "printf loses none",
-    "xtermjs": "2 of 4 storms lose a line: 0, 1, 0, 1 missing (was 6, 0, 6, 19, 1), 0 duplicated, 12 ghost rows; "
+    "tmux": "1 of 8 storms cuts a line: 1, 0, 0, 0, 0, 0, 0, 0 missing (was 1, 1, 0, 0 this morning and 11, 3, 1, 0, 5 "
+    "before the rework), 0 duplicated, 25 ghost rows; printf loses none",
+    "xtermjs": "no line lost in 8 storms (was 0, 1, 0, 1 this morning), 26 ghost rows; timing can still cut one; "
     "printf loses 3, 1, 3, 3, 2 (xterm.js cuts the cursor's line on narrowing)",
-    "xterm": "3 of 4 storms: 27, 0, 21, 21 missing (was 32, 27, 23, 25, 27), most of them rows xterm shows with stale "
-    "cells past a narrower width; printf loses 12, 0, 2, 6, 5 the same way",
-    "vte": "4 of 4 storms lose lines: 2, 1, 2, 3 missing (was 9, 14, 10, 8, 10), 0 duplicated, 38 ghost rows; "
-    "printf loses none",
-    "screen": "4 of 4 storms: 97 missing in all (was 273), 4 duplicated; printf loses 0, 38, 0, 0, 12 "
+    "xterm": "6 of 8 storms: 25, 0, 23, 18, 18, 0, 24, 41 missing, most of them rows xterm shows with stale cells "
+    "past a narrower width; printf loses 13, 0, 2, 5, 4, 0, 12, 2 the same way",
+    "vte": "1 of 8 storms cuts a line: 1, 0, 0, 0, 0, 0, 0, 0 missing (was 2, 1, 2, 3 this morning), 0 duplicated, "
+    "29 ghost rows; printf loses none",
+    "screen": "4 of 4 storms: 29, 44, 12, 11 missing (96 in all, was 273), 5 duplicated; printf loses 0, 38, 0, 0, 12 "
     "(screen re-wraps its own history)",
 }
 
