@@ -39,13 +39,10 @@ class Screen:
     start_row: int | None = None
     dialog_drawn: bool = False
     broken: bool = False
-    first_written: int = 0
-    """The first viewport row the last few frames wrote to (``len(drawn)``: none): rows above it were left
-    as the terminal had them, so frames still in flight at a resize cannot have clipped them."""
     recent_written: tuple[int, ...] = ()
-    """The first row each of the last ``RECENT_FRAMES`` frames wrote to, in today's viewport rows (a later
-    frame's insertions moved them up); ``first_written`` is their minimum.  More than one frame may be
-    in flight at a resize: a tick and its follow-up redraw, or ticks the terminal had not acknowledged."""
+    """The first row each of the last ``RECENT_FRAMES`` frames that wrote rows wrote to, in today's viewport
+    rows (a later frame's insertions moved them up).  More than one frame may be in flight at a resize: a
+    tick and its follow-up redraw, or ticks the terminal had not acknowledged."""
     ghost_above: bool = False
     """Set by a resize on a re-wrapping terminal when rows it counted may have been re-wrapped taller: the
     re-anchor may then start inside a re-wrapped row, whose piece above stays soft-wrapped into the row
@@ -55,6 +52,12 @@ class Screen:
     """Set by a resize until the next frame: the cursor's (row index, column) in ``drawn``, which still holds
     the rows as drawn before the first resize, so a second resize is measured from them too; whether a
     frame was in flight at any of them; and the narrowest width among them."""
+
+    @property
+    def first_written(self) -> int:
+        """The first viewport row the last frames wrote to (``len(drawn)``: none): rows above it were left as
+        the terminal had them, so frames still in flight at a resize cannot have clipped them."""
+        return min(self.recent_written) if self.recent_written else len(self.drawn or ())
 
 
 @dataclass(frozen=True, slots=True)

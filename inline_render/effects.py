@@ -373,7 +373,6 @@ def _unchanged(state: AppState, layout: Layout, frame: Frame) -> bool:
     return (
         cursor[0] == max(0, min(screen.top + row, state.rows - 1))
         and cursor[1] == col
-        and screen.first_written == layout.height
         and screen.resized_from is None
         and screen.start_row is None
         and screen.drawn_columns == state.columns
@@ -404,10 +403,13 @@ def plan_terminal_effects(state: AppState, layout: Layout, frame: Frame) -> tupl
         ops = [_BEGIN_SYNC, *ops, _END_SYNC]
     if state.screen.broken:
         ops = [_CANCEL, *ops]  # first: ends any escape sequence a failed write left open
-    # Rows written by the last frames, moved up by the rows this one inserted (see Screen.recent_written).
+    # The first rows the last frames that wrote rows wrote to, moved up by the rows this one inserted (see
+    # Screen.recent_written); a frame that wrote no row adds none (it cannot have clipped one).
     moved = planner.inserted_rows
-    older = state.screen.recent_written[-(RECENT_FRAMES - 1) :] if state.screen.anchored else ()
-    written = (*(max(0, row - moved) for row in older), planner.first_written)
+    older = state.screen.recent_written if state.screen.anchored else ()
+    if moved:
+        older = tuple(max(0, row - moved) for row in older)
+    written = older if planner.first_written >= layout.height else (*older[1 - RECENT_FRAMES :], planner.first_written)
     # Positional arguments, named in the comments: binding 11 keywords cost more than setting the fields.
     screen = Screen(
         planner.top,  # top
@@ -420,7 +422,6 @@ def plan_terminal_effects(state: AppState, layout: Layout, frame: Frame) -> tupl
         None,  # start_row
         state.dialog is not None and layout.dialog_height > 0,  # dialog_drawn; a dialog with no row on screen is unseen
         False,  # broken
-        min(written),  # first_written
         written,  # recent_written
     )
     return Plan(tuple(ops), state.fault), Projection(screen, len(layout.to_insert))
