@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import enum
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Union
 
 from .jsonl import ascii_json
@@ -83,6 +83,16 @@ def _json_args(args: dict[str, Any]) -> str:
     return json.dumps(args, ensure_ascii=False, default=repr)
 
 
+def _record(event: Any, skip: tuple[str, ...] = ()) -> dict[str, Any]:
+    """An event's seed record: its ``type``, then its fields in order (tuples as JSON arrays)."""
+    record: dict[str, Any] = {"type": event.TYPE}
+    for item in fields(event):
+        if item.name not in skip:
+            value = getattr(event, item.name)
+            record[item.name] = list(value) if isinstance(value, tuple) else value
+    return record
+
+
 @dataclass(frozen=True, slots=True)
 class InitialRequestEvent:
     """A worker received its request (the prompt)."""
@@ -102,13 +112,7 @@ class InitialRequestEvent:
 
     def to_json(self) -> dict[str, Any]:
         """The seed's record."""
-        return {
-            "type": self.TYPE,
-            "worker": self.worker,
-            "instructions": self.instructions,
-            "user_input": self.user_input,
-            "attachments": list(self.attachments),
-        }
+        return _record(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,14 +139,7 @@ class StatusEvent:
 
     def to_json(self) -> dict[str, Any]:
         """The seed's record."""
-        return {
-            "type": self.TYPE,
-            "worker": self.worker,
-            "phase": self.phase,
-            "state": self.state,
-            "model": self.model,
-            "duration_sec": self.duration_sec,
-        }
+        return _record(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,13 +164,7 @@ class TextResponseEvent:
 
     def to_json(self) -> dict[str, Any]:
         """The seed's record."""
-        return {
-            "type": self.TYPE,
-            "worker": self.worker,
-            "content": self.content,
-            "is_complete": self.is_complete,
-            "is_delta": self.is_delta,
-        }
+        return _record(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,13 +186,7 @@ class ToolCallEvent:
 
     def to_json(self) -> dict[str, Any]:
         """The seed's record."""
-        return {
-            "type": self.TYPE,
-            "worker": self.worker,
-            "tool_name": self.tool_name,
-            "tool_call_id": self.tool_call_id,
-            "args": self.args,
-        }
+        return _record(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,14 +212,7 @@ class ToolResultEvent:
 
     def to_json(self) -> dict[str, Any]:
         """The seed's record."""
-        return {
-            "type": self.TYPE,
-            "worker": self.worker,
-            "tool_name": self.tool_name,
-            "tool_call_id": self.tool_call_id,
-            "content": self.content,
-            "is_error": self.is_error,
-        }
+        return _record(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,7 +230,7 @@ class DeferredToolEvent:
 
     def to_json(self) -> dict[str, Any]:
         """The seed's record."""
-        return {"type": self.TYPE, "worker": self.worker, "tool_name": self.tool_name, "status": self.status}
+        return _record(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,7 +246,7 @@ class CompletionEvent:
 
     def to_json(self) -> dict[str, Any]:
         """The seed's record."""
-        return {"type": self.TYPE, "worker": self.worker}
+        return _record(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,14 +315,8 @@ class ApprovalRequestEvent:
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
-        """The seed's record."""
-        return {
-            "type": self.TYPE,
-            "worker": self.worker,
-            "tool_name": self.tool_name,
-            "reason": self.reason,
-            "args": self.args,
-        }
+        """The seed's record (the outcome is ours: it shows only in the text)."""
+        return _record(self, skip=("outcome",))
 
 
 LlmDoEvent = Union[
