@@ -26,6 +26,7 @@ from .events import AgentEvent, ErrorEvent, ToolResultEvent
 from .lemon_dialogs import FALLBACK, Dialog, answer_result, dialog_input
 from .lemon_stream import MessageStream, tool_id
 from .messages import excerpt
+from .runs import RunQueries
 from .transcript import Limits, Transcript
 
 __all__ = ["LemonConfig", "LemonSession", "LemonStep"]
@@ -80,7 +81,7 @@ class _Run:
         return self.status in ("completed", "error", "cancelled")
 
 
-class LemonSession:
+class LemonSession(RunQueries):
     """One UI <-> Lemon runtime conversation, from ``ready`` to ``runtime_exited``."""
 
     def __init__(self, config: LemonConfig | None = None) -> None:
@@ -101,25 +102,9 @@ class LemonSession:
     # --- queries (the codelia Session's) ---------------------------------------------------------
 
     @property
-    def current_run(self) -> str | None:
-        """The id of the run in progress, if any."""
-        run = self._runs.get(self._current) if self._current is not None else None
-        return run.id if run is not None and not run.ended else None
-
-    @property
-    def last_run(self) -> str | None:
-        """The id of the latest run (in progress or over)."""
-        return self._current
-
-    @property
     def busy(self) -> bool:
         """A prompt was sent and its ``agent_end`` has not come."""
         return self.current_run is not None
-
-    def run_status(self, run_id: str) -> str | None:
-        """``running``, ``completed``, ``error`` or ``cancelled`` (None if unknown)."""
-        run = self._runs.get(run_id)
-        return run.status if run is not None else None
 
     def pending_requests(self) -> dict[str, str]:
         """Lemon commands are not requests: nothing is ever awaited."""

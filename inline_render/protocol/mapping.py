@@ -66,6 +66,7 @@ from .messages import (
     TextLine,
     excerpt,
 )
+from .runs import RunQueries
 from .transcript import Limits, Transcript
 
 __all__ = ["MARKDOWN_RENDERS", "WORKING", "Session", "SessionConfig", "Step"]
@@ -179,7 +180,7 @@ class _Out:
         return Step(tuple(self.inputs), tuple(self.send), tuple(self.events))
 
 
-class Session:
+class Session(RunQueries):
     """One UI <-> runtime conversation, from ``initialize`` to ``runtime_exited``."""
 
     def __init__(self, config: SessionConfig | None = None) -> None:
@@ -218,25 +219,9 @@ class Session:
         )
 
     @property
-    def current_run(self) -> str | None:
-        """The id of the run in progress, if any."""
-        run = self._runs.get(self._current) if self._current is not None else None
-        return run.id if run is not None and not run.ended else None
-
-    @property
-    def last_run(self) -> str | None:
-        """The id of the latest run the runtime started (in progress or over)."""
-        return self._current
-
-    @property
     def busy(self) -> bool:
         """A run is starting or in progress."""
         return self._starting is not None or self.current_run is not None
-
-    def run_status(self, run_id: str) -> str | None:
-        """The last ``run.status`` of ``run_id`` (None if unknown)."""
-        run = self._runs.get(run_id)
-        return run.status if run is not None else None
 
     def pending_requests(self) -> dict[RequestId, str]:
         """Requests sent to the runtime and not answered yet: id -> method."""
