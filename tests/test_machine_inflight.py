@@ -44,6 +44,18 @@ STILL_FOUND = (
 )
 
 
+# Ten derandomized sessions of twelve steps per family; no shrinking (the minimal examples are above).
+RANDOM_SESSIONS = settings(
+    max_examples=10,
+    stateful_step_count=12,
+    deadline=None,
+    database=None,
+    derandomize=True,
+    phases=[Phase.explicit, Phase.generate],
+    suppress_health_check=list(HealthCheck),
+)
+
+
 def machine(family: TerminalFamily) -> type[RenderMachine]:
     """RenderMachine on ``family``'s resize model, with in-flight resizes on."""
 
@@ -181,15 +193,7 @@ def test_random_sessions_with_reported_inflight_resizes_keep_every_inserted_row(
     8 columns and 3 rows, keep every row once and the viewport where the frame says."""
     run_state_machine_as_test(
         reported(family),
-        settings=settings(
-            max_examples=10,
-            stateful_step_count=12,
-            deadline=None,
-            database=None,
-            derandomize=True,
-            phases=[Phase.explicit, Phase.generate],
-            suppress_health_check=list(HealthCheck),
-        ),
+        settings=RANDOM_SESSIONS,
     )
 
 
@@ -205,15 +209,7 @@ def test_random_sessions_with_inflight_resizes_keep_every_inserted_row(family: T
     """Random sessions (every RenderMachine rule plus in-flight resizes) on the family's model keep every row once."""
     run_state_machine_as_test(
         machine(family),
-        settings=settings(
-            max_examples=10,
-            stateful_step_count=12,
-            deadline=None,
-            database=None,
-            derandomize=True,
-            phases=[Phase.explicit, Phase.generate],  # no shrinking: the minimal example is above
-            suppress_health_check=list(HealthCheck),
-        ),
+        settings=RANDOM_SESSIONS,
     )
 
 
