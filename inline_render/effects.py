@@ -201,34 +201,29 @@ class _Planner:
                 self.visible = False
 
     def move(self, row: int, col: int | None) -> None:
-        """Cursor to ``row`` (and column ``col``; None keeps it), as a relative move."""
+        """Cursor to ``row`` (and column ``col``; None keeps it), as a relative move.
+
+        Up is ``CUU``; down is line feeds (see ops.MoveBy for why not CUD), which return to column 0 where
+        the pty has onlcr and keep the column where it has not, so the column is always set after them.
+        Each is its own operation, the column last, so a write cut part-way tells where the cursor went.
+        """
         row = max(0, min(row, self.rows - 1))
         current_row, current_col = self.cursor
-        if row > current_row:
-            # Down by line feeds (see ops.MoveBy for why not CUD), one operation each so that a write cut
-            # part-way tells exactly how far the cursor went.  They return to column 0 where the pty has
-            # onlcr and keep the column where it has not: the column is always set after them.
-            column = col if col is not None else max(0, min(current_col, self.columns - 1))
-            self.change()
-            self.ops.extend([_LINE_FEED] * (row - current_row))
-            self.ops.append(MoveBy(0, column))
-            self.cursor = (row, column)
+        down = row > current_row
+        if down and col is None:
+            col = max(0, min(current_col, self.columns - 1))
+        elif not down and col == current_col:
+            col = None
+        if row == current_row and col is None:
             return
-        if col is None or col == current_col:
-            if row == current_row:
-                return
-            col_op = None
-        else:
-            col_op = col
         self.change()
-        if row != current_row and col_op is not None:
-            # Two operations (the backend writes CUU, then the column): a write cut between them tells that
-            # the row changed and the column did not.
+        if down:
+            self.ops.extend([_LINE_FEED] * (row - current_row))
+        elif row < current_row:
             self.ops.append(MoveBy(row - current_row, None))
-            self.ops.append(MoveBy(0, col_op))
-        else:
-            self.ops.append(MoveBy(row - current_row, col_op))
-        self.cursor = (row, current_col if col_op is None else col_op)
+        if col is not None:
+            self.ops.append(MoveBy(0, col))
+        self.cursor = (row, current_col if col is None else col)
 
     def line_feeds(self, count: int, inserted: bool) -> int:
         """``count`` line feeds; returns how many moved the cursor down (the others scrolled the screen)."""

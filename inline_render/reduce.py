@@ -314,10 +314,10 @@ def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
     return replace(state, columns=item.columns, rows=item.rows, screen=screen)
 
 
-def _rows_fit(rows: Iterable[Row | None], columns: int, state: AppState) -> bool:
-    """Every row is known and at most ``columns`` wide."""
+def _rows_fit(rows: Iterable[Row], columns: int, state: AppState) -> bool:
+    """Every row is at most ``columns`` wide."""
     policy = state.config.width_policy
-    return all(row is not None and row_width(row, policy) <= columns for row in rows)
+    return all(row_width(row, policy) <= columns for row in rows)
 
 
 def _commit_drawn_rows(state: AppState, upto: int, *, kept: bool) -> AppState:
