@@ -40,8 +40,8 @@ class Screen:
     dialog_drawn: bool = False
     broken: bool = False
     recent_written: tuple[int, ...] = ()
-    """The first row each of the last ``RECENT_FRAMES`` frames that wrote rows wrote to, in today's viewport
-    rows (a later frame's insertions moved them up).  More than one frame may be in flight at a resize: a
+    """The first row each of the last ``RECENT_FRAMES`` frames wrote to (``len(drawn)``: none), in today's
+    viewport rows (a later frame's insertions moved them up).  More than one frame may be in flight at a resize: a
     tick and its follow-up redraw, or ticks the terminal had not acknowledged."""
     ghost_above: bool = False
     """Set by a resize on a re-wrapping terminal when rows it counted may have been re-wrapped taller: the

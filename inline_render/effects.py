@@ -368,6 +368,7 @@ def _unchanged(state: AppState, layout: Layout, frame: Frame) -> bool:
     return (
         cursor[0] == max(0, min(screen.top + row, state.rows - 1))
         and cursor[1] == col
+        and screen.first_written == layout.height  # the last frames wrote nothing (they aged out, see plan)
         and screen.resized_from is None
         and screen.start_row is None
         and screen.drawn_columns == state.columns
@@ -398,13 +399,12 @@ def plan_terminal_effects(state: AppState, layout: Layout, frame: Frame) -> tupl
         ops = [_BEGIN_SYNC, *ops, _END_SYNC]
     if state.screen.broken:
         ops = [_CANCEL, *ops]  # first: ends any escape sequence a failed write left open
-    # The first rows the last frames that wrote rows wrote to, moved up by the rows this one inserted (see
-    # Screen.recent_written); a frame that wrote no row adds none (it cannot have clipped one).
+    # The first rows the last frames wrote to, moved up by the rows this one inserted (see
+    # Screen.recent_written).  A frame that writes no row counts too (as ``height``): it ages the older
+    # entries, which keeps the distrust to the frames the terminal may not have read yet.
     moved = planner.inserted_rows
-    older = state.screen.recent_written if state.screen.anchored else ()
-    if moved:
-        older = tuple(max(0, row - moved) for row in older)
-    written = older if planner.first_written >= layout.height else (*older[1 - RECENT_FRAMES :], planner.first_written)
+    older = state.screen.recent_written[1 - RECENT_FRAMES :] if state.screen.anchored else ()
+    written = (*(max(0, row - moved) for row in older), planner.first_written)
     # Positional arguments, named in the comments: binding 11 keywords cost more than setting the fields.
     screen = Screen(
         planner.top,  # top
