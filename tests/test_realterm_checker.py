@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 from realterm.app import chunks, entries
-from realterm.checker import TerminalText, check, join_wrapped
+from realterm.checker import StaleCells, TerminalText, check, join_wrapped, without_stale_tail
 from realterm.lines import line_id, preamble_lines, storm_lines
 from realterm.storm import MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, MIN_ROWS, make_storm
 
@@ -150,3 +150,33 @@ def test_the_cursor_gap_says_where_the_cursor_was_left() -> None:
     assert check(TerminalText(rows, None, (0, 5)), LINES).cursor_gap == 0
     assert check(TerminalText(rows, None, (0, 7)), LINES).cursor_gap == 2
     assert check(TerminalText(rows), LINES).cursor_gap is None
+
+
+# xterm showed: a row of L0002 written full at width 19 ("L0002 charlie delta"), then stale cells of
+# the hidden band 19..20 ("xy"); a short row followed by a hidden band cell after one blank; a row with
+# a print-immediate tail past a saved line's storage, two blanks at column 30 and beyond.
+STALE = StaleCells.of_widths([19, 25, 40])
+
+
+def test_stale_cells_on_hidden_columns_are_dropped_and_counted() -> None:
+    """Stale mode (xterm): a tail on a hidden column, or after two blanks past the narrowest width, is not text."""
+    rows = ("P001 shell output", "L0001 alpha bravo", "L0002 charlie deltaxy", "echo foxtrot golf" + " " * 8 + "e",
+            "hotel" + " " * 29 + "\ufffdA", "L0003 漢字表示端末履歴", "L0004 india")  # fmt: skip
+    verdict = check(text(*rows), LINES, stale=STALE)
+    assert verdict.ok and verdict.found == 5 and not verdict.ghosts, verdict
+    assert verdict.stale == rows[2:5], verdict
+    strict = check(text(*rows), LINES)
+    assert strict.missing == ("L0002",) and not strict.stale
+
+
+def test_stale_mode_does_not_excuse_a_tail_off_the_hidden_columns() -> None:
+    """A tail after one blank on a column no narrowing hid, or garbage before the narrowest width, is still damage."""
+    for damaged in ("L0002 charlie delta", "echo foxtrot q", "hotel"), ("L0002 charlie delta", "echo  zz", "hotel"):
+        verdict = check(text(*LINES[:2], *damaged, *LINES[3:]), LINES, stale=STALE)
+        assert "L0002" in verdict.missing and not verdict.ok, (damaged, verdict)
+
+
+def test_stale_tails_are_cut_at_cells_not_characters() -> None:
+    """The hidden columns are counted in cells: a wide character before a tail moves it two columns."""
+    assert without_stale_tail("漢字表示端末履歴漢xy", STALE) == ("漢字表示端末履歴漢x",)
+    assert without_stale_tail("L0002 charlie delta", STALE) == ()

@@ -19,6 +19,20 @@ A terminal that cuts rows when it narrows (xterm) is judged with ``truncating=Tr
 rows are cut copies of its own rows is *truncated*, found but counted apart; the ``--plain``
 reference run tells how many the terminal truncates by itself.
 
+A terminal that shows *stale cells* (xterm) is judged with ``stale=StaleCells(...)``.  xterm keeps a
+row's cells up to the next multiple of 4 of a narrower width, hidden, and no erase reaches them
+(``ESC[K``, ``ESC[1K``, ``ESC[2K``, ``ESC[J``, ``ECH``, ``DL``/``IL``: measured): a later widening shows
+them again after whatever was written at the narrow width, for any program (the ``--plain``
+reference too).  Its ``print-immediate()`` also prints cells past the storage of a saved line, which
+xterm does not show (compared with a screenshot of the scrolled-back window).  So a row whose
+text is followed by such a tail is judged without the tail when the row as it is does not match:
+the tail starts on a hidden column (``bands``: a row written to the full width is followed by them
+directly), or after at least two blank cells at or past the narrowest width of the run.  The storm
+lines never hold two spaces in a row, and the row as it is is always tried first, so no text of
+theirs is dropped; the rows so judged are counted (``Verdict.stale``).  What this cannot tell apart:
+a row the library failed to erase whose old tail happens to start on such a column; the same bytes
+are judged without any of this on the terminals that show no stale cells (tmux, VTE, xterm.js).
+
 Rows that a terminal marks as soft-wrapped (``wrapped[i]``: row ``i`` continues row ``i - 1``)
 are joined first, as the terminal would show them when wider.
 """
@@ -26,9 +40,12 @@ are joined first, as the terminal would show them when wider.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["ID", "TerminalText", "Verdict", "check", "join_wrapped"]
+from wcwidth import wcwidth
+
+__all__ = ["ID", "StaleCells", "TerminalText", "Verdict", "check", "join_wrapped", "without_stale_tail"]
 
 ID = re.compile(r"^(L\d{4}|P\d{3})(?=\s|$|[^\x00-\x7f])")
 _SPACE = re.compile(r"\s+")
@@ -45,6 +62,39 @@ class TerminalText:
 
 
 @dataclass(frozen=True, slots=True)
+class StaleCells:
+    """Where a terminal may show cells nobody wrote at the width of the moment (see the module docstring)."""
+
+    narrowest: int
+    """The narrowest width the terminal had: a tail after two blank cells from here on is stale."""
+    bands: frozenset[int]
+    """Hidden columns: ``w`` up to the next multiple of 4 for every width ``w`` the terminal had."""
+
+    @classmethod
+    def of_widths(cls, widths: list[int] | tuple[int, ...]) -> StaleCells:
+        """The stale columns of a terminal that had each of ``widths``."""
+        bands = frozenset(column for width in widths for column in range(width, -(-width // 4) * 4))
+        return cls(min(widths), bands)
+
+
+def without_stale_tail(row: str, stale: StaleCells) -> tuple[str, ...]:
+    """The ways ``row`` may read without a stale tail (see ``StaleCells``), the longest first."""
+    cuts: list[str] = []
+    column, blanks, blank_from = 0, 0, 0
+    for index, char in enumerate(row):
+        if char == " ":
+            blank_from = index if blanks == 0 else blank_from
+            blanks += 1
+            column += 1
+            continue
+        if column in stale.bands or (blanks >= 2 and column >= stale.narrowest):
+            cuts.append(row[: blank_from if blanks else index].rstrip())
+        blanks = 0
+        column += max(wcwidth(char), 0)
+    return tuple(reversed(cuts))
+
+
+@dataclass(frozen=True, slots=True)
 class Verdict:
     """The counts of one run; ``ok`` when nothing is missing, duplicated or out of order."""
 
@@ -57,6 +107,8 @@ class Verdict:
     ghosts: tuple[str, ...]
     truncated: tuple[str, ...] = ()
     """Lines found only cut short by the terminal's own narrowing (``check(truncating=True)``)."""
+    stale: tuple[str, ...] = ()
+    """Rows judged without a tail of stale cells (``check(stale=...)``), as the terminal showed them."""
     cursor_gap: int | None = None
     """Rows between the last non-blank row and the cursor after the exit, minus one: 0 is right
     (the shell's prompt follows the transcript), None when the terminal does not tell."""
@@ -77,6 +129,7 @@ class Verdict:
             f"of them cut {len(self.cut)}, duplicated {len(self.duplicated)}{some(self.duplicated)}, "
             f"out of order {len(self.out_of_order)}{some(self.out_of_order)}, ghost rows {len(self.ghosts)}"
             + (f", truncated by the terminal {len(self.truncated)}" if self.truncated else "")
+            + (f", rows with stale cells {len(self.stale)}" if self.stale else "")
             + (f", cursor {self.cursor_gap:+d} rows off the line after the text" if self.cursor_gap else "")
         )
 
@@ -119,33 +172,68 @@ def _longest_increasing(values: list[int]) -> set[int]:
     return keep
 
 
-def _group(rows: list[str], i: int, target: str, truncating: bool) -> tuple[int, bool, bool]:
+def _extends(target: str, head: str) -> Callable[[str], bool]:
+    return lambda piece: target.startswith(head + piece)
+
+
+def _found_after(target: str, position: int) -> Callable[[str], bool]:
+    return lambda piece: target.find(piece, position) >= 0
+
+
+def _group(
+    rows: list[str], alternates: list[tuple[str, ...]], i: int, target: str, truncating: bool, used: set[int]
+) -> tuple[int, bool, bool]:
     """The rows from ``i`` that hold the line ``target``: (end, whole, consistent).
 
     ``consistent``: the rows are the line's start (or, ``truncating``, each row a cut copy of one
     of the line's rows, in order: what a terminal that truncates rows on narrowing leaves).
+    ``alternates[k]``: row ``k`` without a stale tail, tried when the row as it is does not fit;
+    the rows judged so are added to ``used``.
     """
-    seen, end = _squeeze(rows[i]), i + 1
-    if not target.startswith(seen):
+
+    def fits(k: int, accept: Callable[[str], bool]) -> str | None:
+        piece = _squeeze(rows[k])
+        if accept(piece):
+            return piece
+        for alternate in alternates[k]:
+            if accept(_squeeze(alternate)):
+                used.add(k)
+                return _squeeze(alternate)
+        return None
+
+    first = fits(i, target.startswith)
+    end = i + 1
+    if first is None:
         return end, False, False
+    seen = first
     position, exact = len(seen), True
     while end < len(rows) and seen != target and not ID.match(rows[end]) and rows[end].strip():
-        piece = _squeeze(rows[end])
-        if exact and target.startswith(seen + piece):
-            seen, position, end = seen + piece, position + len(piece), end + 1
+        grown = fits(end, _extends(target, seen)) if exact else None
+        if grown is not None:
+            seen, position, end = seen + grown, position + len(grown), end + 1
             continue
-        found = target.find(piece, position) if truncating else -1
-        if found < 0:
+        if not truncating:
             break
+        piece = fits(end, _found_after(target, position))
+        if piece is None:
+            break
+        found = target.find(piece, position)
         seen, position, end, exact = seen + piece, found + len(piece), end + 1, False
     return end, exact and seen == target, True
 
 
-def check(text: TerminalText, lines: list[str] | tuple[str, ...], *, truncating: bool = False) -> Verdict:
+def check(
+    text: TerminalText,
+    lines: list[str] | tuple[str, ...],
+    *,
+    truncating: bool = False,
+    stale: StaleCells | None = None,
+) -> Verdict:
     """Judge ``text`` against the committed ``lines`` (in the order they were committed).
 
     ``truncating``: the terminal cuts rows when it narrows (xterm), so a line whose rows are cut
-    copies of its rows is *truncated* (found, counted apart), not missing.
+    copies of its rows is *truncated* (found, counted apart), not missing.  ``stale``: the terminal
+    shows stale cells there (xterm); a row that fits only without its stale tail is counted apart.
     """
     order: dict[str, int] = {}
     wanted: dict[str, str] = {}
@@ -155,6 +243,8 @@ def check(text: TerminalText, lines: list[str] | tuple[str, ...], *, truncating:
             raise ValueError(f"committed line without a unique id: {line!r}")
         order[ident], wanted[ident] = len(order), _squeeze(line)
     rows = join_wrapped(text)
+    alternates = [() if stale is None else without_stale_tail(row, stale) for row in rows]
+    used: set[int] = set()  # rows judged without their stale tail
     seen_ids: list[str] = []  # ids of whole (or, truncating, cut) occurrences, in the order of the text
     whole: dict[str, int] = {}
     partial: dict[str, list[str]] = {}  # id -> the rows' text of each occurrence holding only part of it
@@ -163,14 +253,15 @@ def check(text: TerminalText, lines: list[str] | tuple[str, ...], *, truncating:
     while i < len(rows):
         row = rows[i]
         ident = _ident(row)
-        if not row.strip():
+        if not row.strip() or "" in alternates[i]:
+            used.update([i] if row.strip() else [])
             i += 1
             continue
         if ident is None or ident not in wanted:
             ghosts.append(row)
             i += 1
             continue
-        end, is_whole, consistent = _group(rows, i, wanted[ident], truncating)
+        end, is_whole, consistent = _group(rows, alternates, i, wanted[ident], truncating, used)
         if is_whole:
             whole[ident] = whole.get(ident, 0) + 1
             seen_ids.append(ident)
@@ -201,6 +292,7 @@ def check(text: TerminalText, lines: list[str] | tuple[str, ...], *, truncating:
         out_of_order=tuple(ident for index, ident in enumerate(firsts) if index not in keep),
         ghosts=tuple(ghosts),
         truncated=truncated,
+        stale=tuple(rows[index] for index in sorted(used)),
         cursor_gap=_cursor_gap(text),
     )
 

@@ -40,6 +40,7 @@ class Tally:
     out_of_order: int = 0
     ghosts: int = 0
     truncated: int = 0
+    stale: int = 0
     errors: int = 0
     failing_seeds: list[int] = field(default_factory=list)
 
@@ -53,6 +54,7 @@ class Tally:
         self.out_of_order += len(verdict.out_of_order)
         self.ghosts += len(verdict.ghosts)
         self.truncated += len(verdict.truncated)
+        self.stale += len(verdict.stale)
         if not verdict.ok or result.exit_code != 0:
             self.failed += 1
             self.failing_seeds.append(result.storm.seed)
@@ -61,14 +63,14 @@ class Tally:
 def table(tallies: list[Tally]) -> str:
     """The per-terminal table (markdown, so it can go into the README as it is)."""
     columns = ["terminal", "runs", "failed", "lines missing (cut)", "duplicated", "out of order", "ghost rows"]
-    columns += ["truncated by the terminal"]
+    columns += ["truncated by the terminal", "rows with stale cells"]
     columns += ["errors", "failing seeds"]
     lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     for t in tallies:
         seeds = " ".join(str(seed) for seed in t.failing_seeds) or "-"
         lines.append(
             f"| {t.terminal} | {t.runs} | {t.failed} | {t.missing} ({t.cut}) | {t.duplicated} | "
-            f"{t.out_of_order} | {t.ghosts} | {t.truncated} | {t.errors} | {seeds} |"
+            f"{t.out_of_order} | {t.ghosts} | {t.truncated} | {t.stale} | {t.errors} | {seeds} |"
         )
     return "\n".join(lines)
 

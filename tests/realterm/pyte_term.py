@@ -28,6 +28,7 @@ class PyteAdapter:
 
     name = "pyte"
     truncates = True  # PyteTerminal cuts rows on narrowing, as xterm does
+    stale_cells = False
     ascii_only = False
 
     def missing(self) -> str | None:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .checker import TerminalText, Verdict, check
+from .checker import StaleCells, TerminalText, Verdict, check
 from .storm import Storm
 from .terminals import Adapter
 
@@ -114,6 +114,9 @@ def run_storm(adapter: Adapter, storm: Storm, library: str | None = None, *, pla
                 f"the app exited without a result ({storm.describe()}); the terminal's last rows:\n{tail}"
             )
         outcome = json.loads(result.read_text(encoding="utf-8"))
-    # Without a resize no terminal truncates anything: a short row is then always a lost line.
-    verdict = check(text, outcome["lines"], truncating=adapter.truncates and bool(storm.resizes))
+    # Without a resize no terminal truncates anything or shows stale cells: a short row, or a row
+    # with a tail, is then always a loss.
+    widths = [storm.columns, *(step.columns for step in storm.resizes)]
+    stale = StaleCells.of_widths(widths) if adapter.stale_cells and storm.resizes else None
+    verdict = check(text, outcome["lines"], truncating=adapter.truncates and bool(storm.resizes), stale=stale)
     return RunResult(adapter.name, storm, verdict, outcome.get("exit"), outcome.get("library", "?"), text)

@@ -83,6 +83,7 @@ class ScreenAdapter:
 
     name = "screen"
     truncates = False
+    stale_cells = False
     ascii_only = True
 
     def missing(self) -> str | None:

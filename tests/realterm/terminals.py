@@ -39,6 +39,8 @@ class Adapter(Protocol):
     name: str
     truncates: bool
     """The terminal cuts rows when it narrows (judged with ``check(truncating=True)``)."""
+    stale_cells: bool
+    """It shows cells nobody wrote at the width of the moment (judged with ``check(stale=...)``)."""
     ascii_only: bool
     """Its text cannot be read back beyond ASCII: the app streams no CJK or emoji lines."""
 

@@ -62,6 +62,7 @@ class TmuxAdapter:
 
     name = "tmux"
     truncates = False
+    stale_cells = False
     ascii_only = False
 
     def missing(self) -> str | None:

@@ -125,6 +125,7 @@ class VteAdapter:
 
     name = "vte"
     truncates = False
+    stale_cells = False
     ascii_only = False
 
     def missing(self) -> str | None:

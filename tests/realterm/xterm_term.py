@@ -125,6 +125,7 @@ class XtermAdapter:
 
     name = "xterm"
     truncates = True
+    stale_cells = True
     ascii_only = False
 
     def missing(self) -> str | None:

@@ -193,6 +193,7 @@ class XtermJsAdapter:
 
     name = "xtermjs"
     truncates = False
+    stale_cells = False
     ascii_only = False
 
     def missing(self) -> str | None:
