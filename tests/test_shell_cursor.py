@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from inline_render.shell.cursor import MAX_OUTSTANDING, QUERY, CursorQueries
+from inline_render.shell.cursor import MAX_OUTSTANDING, QUERY, SIZE_PROBE, CursorQueries
 from inline_render.shell.keys import CursorReport
 
 
@@ -47,31 +47,31 @@ def test_replies_answer_queries_in_order_and_acknowledge_frames() -> None:
     """An acknowledgement query's reply runs its callback; a position query waits for its own reply, after
     the acknowledgements asked before it (a terminal answers in order)."""
     written: list[bytes] = []
-    acked: list[int] = []
+    acked: list[tuple[int, CursorReport]] = []
 
     async def scenario() -> CursorReport | None:
         queries = CursorQueries(written.append, timeout=1.0)
-        assert not queries.acknowledge(lambda: acked.append(0))  # never answered: nothing is asked
+        assert not queries.acknowledge(lambda report: acked.append((0, report)))  # never answered: nothing asked
         queries.on_report(CursorReport(0, 0))  # an unasked reply (the probe's) marks the terminal as answering
-        assert queries.acknowledge(lambda: acked.append(1))
-        assert queries.acknowledge(lambda: acked.append(2))
+        assert queries.acknowledge(lambda report: acked.append((1, report)))
+        assert queries.acknowledge(lambda report: acked.append((2, report)))
         task = asyncio.ensure_future(queries.query())
         await asyncio.sleep(0)
         assert queries.outstanding == 3
-        queries.on_report(CursorReport(5, 0))
-        queries.on_report(CursorReport(5, 0))
+        queries.on_report(CursorReport(23, 79))
+        queries.on_report(CursorReport(11, 59))
         await asyncio.sleep(0)
-        assert acked == [1, 2] and not task.done()
+        assert acked == [(1, CursorReport(23, 79)), (2, CursorReport(11, 59))] and not task.done()
         queries.on_report(CursorReport(7, 3))
         return await task
 
     assert asyncio.run(scenario()) == CursorReport(7, 3)
-    assert written == [QUERY] * 3
+    assert written == [SIZE_PROBE, SIZE_PROBE, QUERY]
 
 
 def test_a_terminal_far_behind_is_not_asked_for_more_acknowledgements() -> None:
     """Acknowledgements stop at MAX_OUTSTANDING unanswered queries (a terminal that stopped answering)."""
     queries = CursorQueries(lambda data: None, timeout=1.0)
     queries.on_report(CursorReport(0, 0))
-    sent = sum(queries.acknowledge(lambda: None) for _ in range(MAX_OUTSTANDING + 5))
+    sent = sum(queries.acknowledge(lambda report: None) for _ in range(MAX_OUTSTANDING + 5))
     assert sent == MAX_OUTSTANDING == queries.outstanding

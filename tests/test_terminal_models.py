@@ -13,9 +13,10 @@ import os
 import pytest
 from termprobe.cases import CASES
 from termprobe.compare import FAMILY, differences, narrowest, run_model
-from termprobe.real import TERMINALS, Script, available, run_scripts
+from termprobe.real import TERMINALS, Feed, Resize, Script, Snap, available, run_scripts
 from termprobe.scripts import library_script
 
+from inline_render.shell.cursor import QUERY, SIZE_PROBE
 from inline_render.terminal import TerminalFamily, TestTerminal
 
 LONG = os.environ.get("INLINE_RENDER_REALTERM_LONG") == "1"
@@ -86,3 +87,16 @@ def test_the_simple_family_keeps_the_historical_model() -> None:
     terminal.resize(10, 8)
     assert terminal.scrollback[-1] == "line 9" and terminal.screen_lines()[:5] == [f"line {i}" for i in range(10, 15)]
     assert (terminal.x, terminal.y) == (7, 4)
+
+
+@pytest.mark.parametrize("name", sorted(TERMINALS))
+def test_the_size_probe_reaches_the_bottom_right_cell_and_restores_the_cursor(name: str) -> None:
+    """The shell's acknowledgement probe (``SIZE_PROBE`` without its query) puts the cursor on the last cell of
+    the screen the terminal has, before and after a resize, and DECRC puts it back where it was."""
+    _require(name)
+    saved_and_moved = SIZE_PROBE.replace(QUERY + b"\x1b8", b"")
+    steps = [Feed(b"one\ntwo\n\x1b[3G"), Feed(saved_and_moved), Snap(), Feed(b"\x1b8"), Snap()]
+    steps += [Resize(23, 9), Snap(), Feed(saved_and_moved), Snap(), Feed(b"\x1b8"), Snap()]
+    moved, back, resized, moved_after, back_after = run_scripts(name, [(30, 6, steps)])[0]
+    assert moved.cursor == (29, 5) and back.cursor == (2, 2), (moved, back)
+    assert moved_after.cursor == (22, 8) and back_after.cursor == resized.cursor, (resized, moved_after, back_after)

@@ -387,16 +387,16 @@ class InlineApp(AppApi, SessionFeatures):
             self._handle_output(output)
 
     def _acknowledge_frame(self) -> None:
-        """Ask the terminal to acknowledge the frame just written (a cursor query after it).
+        """Ask the terminal to acknowledge the frame just written, with the size it met (``SIZE_PROBE``).
 
-        A frame acknowledged while the terminal still had the size it was drawn for was processed before any
-        later resize: a resize then knows no frame was in flight (see ``Resize.frames_in_flight``).
+        A frame the terminal processed at the size it was drawn for came before any later resize: a resize
+        then knows no frame was in flight (see ``Resize.frames_in_flight``).
         """
         self._frames_written += 1
         frame, size = self._frames_written, self._queued_size
 
-        def acknowledged() -> None:
-            if self._ui is not None and terminal_size(self._ui.fileno(), (0, 0)) == size:
+        def acknowledged(report: CursorReport) -> None:
+            if (report.col + 1, report.row + 1) == size:
                 self._frames_settled = max(self._frames_settled, frame)
 
         self._cursor.acknowledge(acknowledged)
