@@ -6,6 +6,7 @@ import asyncio
 
 from inline_render.shell.cursor import MAX_OUTSTANDING, QUERY, SIZE_PROBE, CursorQueries
 from inline_render.shell.keys import CursorReport
+from inline_render.shell.runner import AppOptions, InlineApp
 
 
 def test_a_reply_answers_the_query() -> None:
@@ -75,3 +76,21 @@ def test_a_terminal_far_behind_is_not_asked_for_more_acknowledgements() -> None:
     queries.on_report(CursorReport(0, 0))
     sent = sum(queries.acknowledge(lambda report: None) for _ in range(MAX_OUTSTANDING + 5))
     assert sent == MAX_OUTSTANDING == queries.outstanding
+
+
+def test_a_frame_counts_as_settled_only_when_the_terminal_met_the_size_it_was_drawn_for() -> None:
+    """The acknowledgement's reply is the last cell of the screen the frame met: a frame drawn for 80x24 and
+    answered from 80x24 is settled whatever the pty says when the reply is read; answered from a 60-column
+    screen (the terminal resized first), it stays in flight."""
+    app = InlineApp(AppOptions())
+    written: list[bytes] = []
+    app._cursor = CursorQueries(written.append, timeout=1.0)
+    app._cursor.on_report(CursorReport(0, 0))  # the startup probe was answered
+    app._queued_size = (80, 24)
+    app._acknowledge_frame()
+    app._acknowledge_frame()
+    assert written == [SIZE_PROBE, SIZE_PROBE]
+    app._cursor.on_report(CursorReport(23, 79))
+    assert (app._frames_written, app._frames_settled) == (2, 1)
+    app._cursor.on_report(CursorReport(23, 59))
+    assert app._frames_settled == 1  # the second frame may have been drawn over a narrower screen

@@ -1,18 +1,19 @@
 """xterm under its own Xvfb: resized as a window, read with its ``print-immediate()`` action.
 
-xterm runs the app (under ``sh``, which marks the exit) with ``-hold`` so the window stays after
-the app exits.  A resize is ``xdotool windowsize --usehints WID cols rows`` (no window manager:
-the X server applies it at once and xterm resizes its pty, SIGWINCH).  The text is written by
-``print-immediate()`` (resources ``printFileImmediate``, ``printOptsImmediate: 0`` = saved lines
-+ screen, ``printModeImmediate: 0`` = no attributes), bound to F12 through ``translations`` and
-pressed with ``xdotool key --window`` (``allowSendEvents`` lets xterm accept that synthetic key).
-xterm does not reflow: narrowing cuts the rows on the screen for good, and rows are printed up to
-the current width (what the user sees), so the checker judges xterm with ``truncating=True``
-(rows cut short by the terminal are counted apart, not missing).  Widening the window to read
-more was tried and dropped: it shows cells a narrower frame never erased, and past the widest
-width xterm printed uninitialized cells.  Each row is printed on its own line (soft wraps are not
-marked), the right half of a wide character as U+FFFF, dropped here.  xterm does not tell where
-its cursor is.
+xterm runs the app (under ``sh``, which marks the exit) with ``-hold`` so the window stays after the
+app exits. A resize is ``xdotool windowsize --usehints WID cols rows`` (no window manager: the X
+server applies it at once and xterm resizes its pty, SIGWINCH). The text is written by
+``print-immediate()`` (resources ``printFileImmediate``, ``printOptsImmediate: 0`` = saved lines + screen,
+``printModeImmediate: 0`` = no attributes), bound to F12 through ``translations`` and pressed with
+``xdotool key --window`` (``allowSendEvents`` lets xterm accept that synthetic key). xterm does not
+reflow: narrowing cuts the rows on the screen for good, and rows are printed up to the current width
+(what the user sees), so the checker judges xterm with ``truncating=True`` (rows cut short by the
+terminal are counted apart, not missing), and with its stale cells: xterm keeps a row's cells up to
+the next multiple of 4 of a narrower width where no erase reaches them, and prints cells past a
+saved line's storage that it does not show (``checker.StaleCells``). Widening the window to read
+more was tried and dropped: it shows cells a narrower frame never erased, and past the widest width
+xterm printed uninitialized cells. Each row is printed on its own line (soft wraps are not marked),
+the right half of a wide character as U+FFFF, dropped here. xterm does not tell where its cursor is.
 """
 
 from __future__ import annotations
