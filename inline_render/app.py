@@ -13,8 +13,9 @@ from .state import Config, RenderState
 from .style import Row
 from .themes import theme_named
 
-__all__ = ["AppState", "Screen", "initial_state"]
+__all__ = ["RECENT_FRAMES", "AppState", "Screen", "initial_state"]
 
+RECENT_FRAMES = 4  # frames whose written rows a resize distrusts when frames were in flight (the count unknown)
 DialogRequest = ConfirmRequest | PromptRequest | PickRequest | FormRequest
 
 
@@ -48,16 +49,21 @@ class Screen:
     re-anchor may then start inside a re-wrapped row, whose piece above stays soft-wrapped into the row
     the viewport starts on (the terminal would show that piece glued to our first row), so one blank row
     is left between them."""
-    resized_from: tuple[int, int, bool, int] | None = None
+    resized_from: tuple[int, int, int, int] | None = None
     """Set by a resize until the next frame: the cursor's (row index, column) in ``drawn``, which still holds
-    the rows as drawn before the first resize, so a second resize is measured from them too; whether a
-    frame was in flight at any of them; and the narrowest width among them."""
+    the rows as drawn before the first resize, so a second resize is measured from them too; how many of the
+    last frames may have been in flight at any of them (0: none); and the narrowest width among them."""
 
     @property
     def first_written(self) -> int:
         """The first viewport row the last frames wrote to (``len(drawn)``: none): rows above it were left as
         the terminal had them, so frames still in flight at a resize cannot have clipped them."""
         return min(self.recent_written) if self.recent_written else len(self.drawn or ())
+
+    def written_by(self, frames: int) -> int:
+        """The first viewport row the last ``frames`` frames wrote to (``len(drawn)``: none, or no frame)."""
+        recent = self.recent_written[-frames:] if frames > 0 else ()
+        return min(recent) if recent else len(self.drawn or ())
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from typing import cast
 
 import wcwidth
 
-from .app import AppState, Screen
+from .app import RECENT_FRAMES, AppState, Screen
 from .evolve import evolve, fast_init
 from .layout import Frame, Layout
 from .ops import (
@@ -53,7 +53,6 @@ __all__ = ["EffectResult", "Projection", "plan_terminal_effects", "settle"]
 _BEGIN_SYNC, _END_SYNC, _CANCEL = BeginSync(), EndSync(), Cancel()
 _HIDE_CURSOR, _SHOW_CURSOR = HideCursor(), ShowCursor()
 _ERASE_LINE, _ERASE_DOWN, _LINE_FEED = EraseLine(), EraseDown(), LineFeed()
-RECENT_FRAMES = 4  # frames whose written rows a resize distrusts when frames were in flight
 _RESET_STYLE = ResetStyle()
 _INSERTED_MOVED, _INSERTED_SCROLLED = Inserted(1, top_delta=1), Inserted(1)
 

@@ -82,7 +82,9 @@ class Resize:
 
     ``frames_in_flight``: a frame written before the resize may have been read by the terminal only after
     it (not acknowledged in time), so its rows were clipped, not re-wrapped: the reflow model must not be
-    trusted for this resize.
+    trusted for this resize.  ``in_flight_frames``: how many of the last frames that may be, when known
+    (the terminal acknowledged the ones before with the size they were drawn for); None: unknown, every
+    recent frame is distrusted.
     """
 
     TYPE: ClassVar[str] = "resize"
@@ -90,6 +92,7 @@ class Resize:
     rows: int
     cursor_row: int | None = None
     frames_in_flight: bool = False
+    in_flight_frames: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -415,6 +418,7 @@ _CHECKS: dict[tuple[str, str], tuple[Any, str]] = {
     ("resize", "columns"): (lambda v: 1 <= v <= MAX_TERMINAL_SIDE, f"between 1 and {MAX_TERMINAL_SIDE}"),
     ("resize", "rows"): (lambda v: 1 <= v <= MAX_TERMINAL_SIDE, f"between 1 and {MAX_TERMINAL_SIDE}"),
     ("resize", "cursor_row"): (lambda v: v is None or 0 <= v < MAX_TERMINAL_SIDE, "a row >= 0"),
+    ("resize", "in_flight_frames"): (lambda v: 0 <= v <= MAX_INT, f"between 0 and {MAX_INT}"),
     ("key", "key"): (lambda v: v != "", "a non-empty key name"),
     ("log.append", "kind"): (lambda v: v in LOG_KINDS, f"one of {', '.join(LOG_KINDS)}"),
     ("notify", "notify_type"): (lambda v: v in NOTIFY_TYPES, f"one of {', '.join(NOTIFY_TYPES)}"),

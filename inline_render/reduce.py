@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
-from .app import AppState
+from .app import RECENT_FRAMES, AppState
 from .composer import normalize_key
 from .dialogs import FormDialog, PickDialog, PromptDialog, open_dialog
 from .editor import apply_completions, composer_key, composer_paste, composer_set, with_history
@@ -277,10 +277,10 @@ def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
         return replace(state, columns=item.columns, rows=item.rows)
     drawn = screen.drawn or ()
     cursor_row, column = screen.cursor if screen.cursor is not None else (screen.top + (len(drawn) or 1) - 1, 0)
-    in_flight, narrowest = item.frames_in_flight, item.columns
+    in_flight, narrowest = _frames_in_flight(item), item.columns
     if screen.resized_from is not None:
         index, column, earlier_in_flight, earlier_narrowest = screen.resized_from
-        in_flight, narrowest = in_flight or earlier_in_flight, min(narrowest, earlier_narrowest)
+        in_flight, narrowest = max(in_flight, earlier_in_flight), min(narrowest, earlier_narrowest)
     else:
         index = max(0, cursor_row - screen.top)  # the viewport's rows above the cursor
     column = min(max(0, column), item.columns - 1)
@@ -290,10 +290,11 @@ def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
     # moves up may then have landed on other rows: only the rows above the first one it wrote are where the
     # terminal had them, and the others are redrawn.  Unless every row from there to the cursor fits the
     # narrowest width of the tick: then no resize could cut or re-wrap them, and every move (up: CUU, down:
-    # line feeds, which scroll rather than stop) kept its distance, so they are exactly as drawn.
-    trusted = index
-    if in_flight and not _rows_fit(drawn[screen.first_written : index + 1], narrowest, state):
-        trusted = min(index, screen.first_written)
+    # line feeds, which scroll rather than stop) kept its distance, so they are exactly as drawn.  The frames
+    # acknowledged at the size they were drawn for came before the resize: only the later ones count.
+    trusted, first_written = index, screen.written_by(in_flight)
+    if in_flight and not _rows_fit(drawn[first_written : index + 1], narrowest, state):
+        trusted = min(index, first_written)
     if state.config.resize_reflow:
         state = _commit_drawn_rows(state, trusted, kept=True)
     if now < index:
@@ -312,6 +313,14 @@ def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
         state.screen, top=top, cursor=(now, column), broken=True, ghost_above=ghost, resized_from=resized_from
     )
     return replace(state, columns=item.columns, rows=item.rows, screen=screen)
+
+
+def _frames_in_flight(item: Resize) -> int:
+    """How many of the last frames the terminal may have read only after this resize (0: none)."""
+    if not item.frames_in_flight:
+        return 0
+    known = item.in_flight_frames
+    return RECENT_FRAMES if known is None else max(1, min(known, RECENT_FRAMES))
 
 
 def _rows_fit(rows: Iterable[Row], columns: int, state: AppState) -> bool:

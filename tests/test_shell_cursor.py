@@ -87,10 +87,10 @@ def test_a_frame_counts_as_settled_only_when_the_terminal_met_the_size_it_was_dr
     app._cursor = CursorQueries(written.append, timeout=1.0)
     app._cursor.on_report(CursorReport(0, 0))  # the startup probe was answered
     app._queued_size = (80, 24)
-    app._acknowledge_frame()
-    app._acknowledge_frame()
+    app._acknowledge_frame(2)  # a tick and its follow-up redraw
+    app._acknowledge_frame(1)
     assert written == [SIZE_PROBE, SIZE_PROBE]
     app._cursor.on_report(CursorReport(23, 79))
-    assert (app._frames_written, app._frames_settled) == (2, 1)
+    assert (app._frames_written, app._frames_settled) == (3, 2)
     app._cursor.on_report(CursorReport(23, 59))
-    assert app._frames_settled == 1  # the second frame may have been drawn over a narrower screen
+    assert app._frames_settled == 2  # the last frame may have been drawn over a narrower screen: 1 in flight

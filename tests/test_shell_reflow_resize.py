@@ -106,6 +106,11 @@ def test_rows_a_frame_in_flight_wrote_are_redrawn() -> None:
     two = filled(2)
     assert two.state.screen.cursor is not None and two.state.screen.first_written == 2
     assert two.step([Resize(30, 16, cursor_row=two.state.screen.cursor[0], frames_in_flight=True)]).state.kept_rows == 2
+    # The shell knows the older of the two was acknowledged at its own size: only the last one is distrusted.
+    known = filled(2)
+    assert known.state.screen.cursor is not None
+    resize = Resize(30, 16, cursor_row=known.state.screen.cursor[0], frames_in_flight=True, in_flight_frames=1)
+    assert known.step([resize]).state.kept_rows == 3
 
 
 def test_rows_a_shrink_pushes_into_history_count_as_inserted() -> None:

@@ -185,8 +185,8 @@ class InlineApp(AppApi, SessionFeatures):
         self._resize_task: asyncio.Task[None] | None = None
         self._resize_epoch = 0
         self._queued_size: tuple[int, int] | None = None
-        self._frames_written = 0  # frames written to the terminal (inline mode)
-        self._frames_settled = 0  # the last of them known processed before any resize
+        self._frames_written = 0  # ticks that wrote to the terminal (inline mode)
+        self._frames_settled = 0  # how many of them are known processed before any resize
         self._signals: list[tuple[signal.Signals, Any]] = []
         self._title_set = False  # a title was set: the user's comes back at exit
 
@@ -375,10 +375,11 @@ class InlineApp(AppApi, SessionFeatures):
         if self._feed is not None:
             outputs = self._feed(feed)
         elif self.renderer is not None:
+            ticks = self.renderer.ticks
             outputs = self.renderer.feed(feed)
             last = self.renderer.last
             if last is not None and last.effect.bytes_written:
-                self._acknowledge_frame()
+                self._acknowledge_frame(self.renderer.ticks - ticks)
         elif self.plain is not None:
             outputs = self.plain.feed(feed)
         else:  # pragma: no cover - _drive runs only once a front end exists
@@ -386,18 +387,19 @@ class InlineApp(AppApi, SessionFeatures):
         for output in outputs:
             self._handle_output(output)
 
-    def _acknowledge_frame(self) -> None:
-        """Ask the terminal to acknowledge the frame just written, with the size it met (``SIZE_PROBE``).
+    def _acknowledge_frame(self, frames: int) -> None:
+        """Ask the terminal to acknowledge the ``frames`` ticks just written (one feed: a tick and its follow-up),
+        with the size it met (``SIZE_PROBE``).
 
-        A frame the terminal processed at the size it was drawn for came before any later resize: a resize
-        then knows no frame was in flight (see ``Resize.frames_in_flight``).
+        Frames the terminal processed at the size they were drawn for came before any later resize: a resize
+        then knows how many of the last frames may have been in flight (see ``Resize.in_flight_frames``).
         """
-        self._frames_written += 1
-        frame, size = self._frames_written, self._queued_size
+        self._frames_written += frames
+        written, size = self._frames_written, self._queued_size
 
         def acknowledged(report: CursorReport) -> None:
             if (report.col + 1, report.row + 1) == size:
-                self._frames_settled = max(self._frames_settled, frame)
+                self._frames_settled = max(self._frames_settled, written)
 
         self._cursor.acknowledge(acknowledged)
 
@@ -596,9 +598,11 @@ class InlineApp(AppApi, SessionFeatures):
             self._queued_size = size
             # The report came after every acknowledgement asked before it: a frame not acknowledged as
             # processed at its own size may have been read after the resize (or the terminal never says).
-            in_flight = report is None or self._frames_settled < self._frames_written
+            unsettled = self._frames_written - self._frames_settled
+            in_flight = report is None or unsettled > 0
             self._frames_settled = self._frames_written
-            resize = Resize(size[0], size[1], report.row if report else None, frames_in_flight=in_flight)
+            row, count = (report.row, unsettled) if report is not None else (None, None)
+            resize = Resize(size[0], size[1], row, frames_in_flight=in_flight, in_flight_frames=count)
             self.scheduler.add([resize], urgent=True)
         finally:
             self._resize_task = None

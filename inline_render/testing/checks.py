@@ -152,9 +152,12 @@ class CheckedRenderer:
         terminal, held = self.terminal, _Held()
         sink.terminal = held
         outputs: list[Output] = []
+        feeds: list[tuple[int, int]] = []  # per feed (the shell acknowledges each): where its bytes end, its ticks
         try:
             for inputs in ticks:
+                before = self.renderer.ticks
                 outputs += self.feed(inputs, checked=False)
+                feeds.append((len(held.data), self.renderer.ticks - before))
         finally:
             sink.terminal = terminal
         cut = round(len(held.data) * fraction)
@@ -166,8 +169,11 @@ class CheckedRenderer:
             self.pyte.feed(bytes(held.data[cut:]))
         terminal.feed(bytes(held.data[cut:]))
         row = terminal.cursor.y if report else None
-        # As the shell says it: those frames were never acknowledged before the resize.
-        return outputs + self.feed([Resize(size[0], size[1], row, frames_in_flight=True)], resized=True)
+        # As the shell says it: a feed acknowledged at its own size (the terminal read it and the probe after it
+        # before the resize) is settled, the others are not; without a report the count is unknown.
+        count = sum(frames for end, frames in feeds if end >= cut) if report else None
+        resize = Resize(size[0], size[1], row, frames_in_flight=True, in_flight_frames=count)
+        return outputs + self.feed([resize], resized=True)
 
     def _account_resizes(self, top: int, accounted: int) -> None:
         """Sort the lines each resize pushed into scrollback: history the core accounted for, or ghosts."""
