@@ -45,13 +45,16 @@ class MypycBuildHook(BuildHookInterface):  # type: ignore[type-arg]
     PLUGIN_NAME = "custom"
 
     def dependencies(self) -> list[str]:
-        """The build environment needs mypy (mypyc), setuptools (the C build) and the runtime dependencies.
+        """The build environment needs mypy (mypyc), setuptools (the C build) and what the package imports.
 
-        mypyc type-checks the modules as ``mypy --strict`` does, so it needs the libraries they import.
+        mypyc type-checks the modules and everything they reach (the whole package, ``testing`` and the
+        bench's peers included) as ``mypy --strict`` does, so it needs the dependencies and the test and
+        bench extras: a library missing there is an error, and the build would fall back to pure Python.
         """
         if not wanted() or self.target_name != "wheel":
             return []
-        return [*BUILD_REQUIRES, *self.metadata.core.dependencies]
+        extras = self.metadata.core.optional_dependencies
+        return [*BUILD_REQUIRES, *self.metadata.core.dependencies, *extras["test"], *extras["bench"]]
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         """Compile, then add the extension modules to the wheel (or say why not and stay pure)."""
