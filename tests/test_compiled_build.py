@@ -72,3 +72,13 @@ def test_the_default_wheel_is_pure_python(tmp_path: Path, monkeypatch: pytest.Mo
     assert "inline_render/reduce.py" in names
     assert not [name for name in names if _is_extension(name)]
     assert "inline_render/_build_mypyc.py" not in names
+
+
+def test_the_bench_reports_which_build_it_measured() -> None:
+    """``bench`` names the build in its output and JSON: pure Python, or compiled with the count of modules."""
+    from inline_render import bench
+
+    count = len(inline_render.compiled_modules)
+    expected = f"compiled (mypyc: {count} modules)" if inline_render.compiled else "pure Python"
+    assert bench.build() == expected
+    assert bench.machine()["build"] == expected
