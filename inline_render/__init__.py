@@ -48,6 +48,7 @@ if TYPE_CHECKING:  # the names, for type checkers and readers; at run time each 
         input_to_json,
     )
     from .layout import Frame, Layout, compute_layout, draw_frame
+    from .native import compiled, compiled_modules
     from .outputs import (
         CompleteRequest,
         ConfirmAnswer,
@@ -136,6 +137,8 @@ _EXPORTS: dict[str, str] = {
     "Working": ".inputs",
     "apply_terminal_effects": ".tick",
     "check_invariants": ".state",
+    "compiled": ".native",
+    "compiled_modules": ".native",
     "compute_layout": ".layout",
     "draw_frame": ".layout",
     "initial_state": ".app",
@@ -219,6 +222,8 @@ __all__ = [
     "Working",
     "apply_terminal_effects",
     "check_invariants",
+    "compiled",
+    "compiled_modules",
     "compute_layout",
     "draw_frame",
     "initial_state",

@@ -631,7 +631,15 @@ def machine() -> dict[str, object]:
         "machine": platform.machine(),
         "cpu": model,
         "cpus": os.cpu_count(),
+        "build": build(),
     }
+
+
+def build() -> str:
+    """Which build runs the bench: pure Python or the opt-in mypyc build (README, "A compiled build")."""
+    from .native import compiled_modules
+
+    return f"compiled (mypyc: {len(compiled_modules)} modules)" if compiled_modules else "pure Python"
 
 
 def main(argv: list[str]) -> int:
@@ -665,6 +673,7 @@ def main(argv: list[str]) -> int:
             file=sys.stderr,
         )
         return 2
+    print(f"inline_render {build()}", flush=True)  # every workload's child process runs the same build
     results: list[dict[str, object]] = []
     for name in names:
         result = _run_child(name, args.quick, check)

@@ -27,12 +27,14 @@ _COPIERS: dict[tuple[type, tuple[str, ...]], _Copier] = {}
 
 
 def _copier(cls: type, changed: tuple[str, ...]) -> _Copier:
-    slots: tuple[str, ...] = tuple(cls.__dict__["__slots__"])
+    # A class compiled by mypyc (the optional compiled build, README "Performance") has no ``__slots__``
+    # but a setter descriptor per field all the same, and its own ``__new__``.
+    slots: tuple[str, ...] = tuple(cls.__dict__.get("__slots__") or [f.name for f in dataclasses.fields(cls)])
     unknown = sorted(set(changed) - set(slots))
     if unknown:
         raise TypeError(f"{cls.__name__} has no field {', '.join(unknown)}")
     lines = ["def copy(obj, changes):", "    new = _new(cls)"]
-    scope: dict[str, Any] = {"_new": object.__new__, "cls": cls}
+    scope: dict[str, Any] = {"_new": cls.__new__, "cls": cls}
     for index, name in enumerate(slots):
         value = f"changes[{name!r}]" if name in changed else f"obj.{name}"
         lines.append(f"    _set{index}(new, {value})")

@@ -60,8 +60,9 @@ _TRANSLATE[0x0D] = None
 # Bidirectional embeddings, overrides and isolates reorder text invisibly ("Trojan Source"): show them.
 _BIDI = [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]
 _TRANSLATE.update({c: f"<U+{c:04X}>" for c in _BIDI})
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
+# Raw patterns: the re module reads the escapes (mypyc, the compiled build, rejects surrogates in str literals).
+_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def sanitize(text: str) -> str:
