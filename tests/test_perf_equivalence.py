@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import FrozenInstanceError, dataclass
+from typing import Any
 
 import pytest
 import wcwidth
@@ -15,8 +17,9 @@ from inline_render import text as text_module
 from inline_render.app import AppState
 from inline_render.effects import Projection
 from inline_render.evolve import evolve, fast_init
+from inline_render.inputs import Input, LogAppend, LogDelta
 from inline_render.layout import Frame, Layout
-from inline_render.log import LogState, entry_rows, log_rows
+from inline_render.log import LogRow, LogState, entry_rows, log_rows
 from inline_render.ops import Plan
 from inline_render.style import DEFAULT, Row, Segment, clip_row, row_width
 from inline_render.text import WidthPolicy, grapheme_width, wrap_line
@@ -366,3 +369,41 @@ def test_a_rows_only_frame_plans_what_the_planner_plans(workload: str, monkeypat
     for _phase, batch in bench.WORKLOADS[kind](int(lines or 0), True):
         renderer.feed(batch)
     assert sum(compared) >= 10  # it ran, and wrote something, on many ticks
+
+
+def _diff_stream() -> Iterator[tuple[str, list[Input]]]:
+    """A streamed diff entry whose lines start short (the head that picks a diff line's style grows)."""
+    yield "warmup", [LogAppend("text", "\n".join(f"line {n}" for n in range(30)))]
+    yield "warmup", [LogAppend("diff", "", id="d", final=False)]
+    pieces = ["-", "-", "-", " a/x\n", "+", "+", "+ b/x\n", "@", "@ -1 +1 @@\n", "-", "old\n", "+", "new\n", "d", "iff"]
+    for round_ in range(6):
+        for piece in pieces:
+            yield "measure", [LogDelta("d", piece + ("\n" if round_ % 2 and piece.endswith("x\n") else ""))]
+
+
+@pytest.mark.parametrize("workload", ["w1:100", "w1s:100", "w5:100", "w3:100", "diff"])
+def test_tail_rows_reused_from_the_last_tail_are_the_rows_drawn_again(
+    workload: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rows of the log tail taken from the last tick's tail (equal rows, or rows of a streaming entry's
+    earlier version inside both texts) are exactly the rows ``draw_log_rows`` draws for the new tail."""
+    from inline_render import bench, layout
+    from inline_render.state import Config
+
+    reused = layout._reused_rows
+    reuses = []
+
+    def checked(visible: Sequence[LogRow], *args: Any) -> list[Row]:
+        rows = reused(visible, *args)
+        width, policy, theme = args[-3:]
+        assert rows == draw_log_rows(visible, width, policy, theme)
+        reuses.append(sum(any(row is before for before in args[1]) for row in rows))
+        return rows
+
+    monkeypatch.setattr(layout, "_reused_rows", checked)
+    kind, _, lines = workload.partition(":")
+    renderer = bench.make_renderer(80, 24, Config(viewport_height=10, markdown=kind == "w5"))
+    events = _diff_stream() if kind == "diff" else bench.WORKLOADS[kind](int(lines or 0), True)
+    for _phase, batch in events:
+        renderer.feed(batch)
+    assert len(reuses) >= 10 and sum(reuses) > 0, (len(reuses), sum(reuses))  # it ran, and reused rows
