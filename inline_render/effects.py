@@ -23,7 +23,7 @@ from typing import cast
 import wcwidth
 
 from .app import AppState, Screen
-from .evolve import evolve, fast_init
+from .evolve import copier, fast_init
 from .layout import Frame, Layout
 from .ops import (
     Anchored,
@@ -556,7 +556,7 @@ def cursor_after(state: AppState, ops: tuple[Op, ...]) -> tuple[int, int, bool]:
 def settle(state: AppState, layout: Layout, plan: Plan, projection: Projection, result: EffectResult) -> AppState:
     """Fold what was really written into the state (only effect-result fields change)."""
     inserted = result.rows_inserted
-    log = state.log.advance(layout.to_insert[:inserted])
+    log = state.log.advance(layout.to_insert[:inserted]) if inserted else state.log
     planned = layout.render
     inserted_until = planned.inserted_until + inserted
     sync, cursor = planned.sync_phase, planned.cursor_phase
@@ -595,4 +595,7 @@ def settle(state: AppState, layout: Layout, plan: Plan, projection: Projection, 
             planned.confirm_phase,  # confirm_phase
             cursor,  # cursor_phase
         )
-    return evolve(state, log=log, render=render, screen=screen, fault=None)
+    return _SETTLED(state, log, render, screen, None)
+
+
+_SETTLED = copier(AppState, "log", "render", "screen", "fault")

@@ -16,7 +16,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["evolve", "fast_init"]
+__all__ = ["copier", "evolve", "fast_init"]
 
 T = TypeVar("T")
 
@@ -72,6 +72,27 @@ def _twin(cls: type) -> type | None:
         plain = cls.__bases__ == (object,) and isinstance(slots, tuple) and "__dict__" not in slots
         _TWINS[cls] = type(f"_{cls.__name__}Twin", (), {"__slots__": slots}) if plain else None
     return _TWINS[cls]
+
+
+def copier(cls: type[T], *names: str) -> Callable[..., T]:
+    """``evolve`` for one class and set of changed fields, made once: ``copy(obj, *values)`` (values in the
+    order of ``names``), for a call site on every tick (no keyword dictionary and no lookup per call)."""
+    changes = ", ".join(f"_v{index}" for index in range(len(names)))
+    inner = _COPIERS.get((cls, names)) or _copier(cls, names)
+    pairs = ", ".join(f"{name!r}: _v{index}" for index, name in enumerate(names))
+    if _twin(cls) is None:  # the dictionary the general copier reads
+        scope: dict[str, Any] = {"_inner": inner}
+        exec(f"def copy(obj, {changes}):\n    return _inner(obj, {{{pairs}}})", scope)
+    else:
+        scope = {"_new": object.__new__, "cls": cls, "twin": _twin(cls)}
+        given = dict(zip(names, (f"_v{index}" for index in range(len(names))), strict=True))
+        lines = [f"def copy(obj, {changes}):", "    new = _new(twin)"]
+        for name in cls.__dict__["__slots__"]:
+            lines.append(f"    new.{name} = {given.get(name, f'obj.{name}')}")
+        lines += ["    new.__class__ = cls", "    return new"]
+        exec("\n".join(lines), scope)
+    result: Callable[..., T] = scope["copy"]
+    return result
 
 
 def evolve(obj: T, /, **changes: Any) -> T:

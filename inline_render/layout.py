@@ -334,25 +334,20 @@ def _reused_rows(
 def _draws_alike(old: LogRow, new: LogRow) -> bool:
     """``draw_log_row`` gives the same row for both (same width, policy and theme), known without drawing.
 
-    Equal rows do; so do two rows at the same offsets of two versions of a streaming entry's text in one
-    ``lineage`` (of two such texts one is a prefix of the other) when the row, and for a diff the line's
-    head that picks its style, lie inside both texts: they draw the same characters the same way.
+    The same offsets of one entry do; so do the same offsets of two versions of a streaming entry's text in
+    one ``lineage`` (of two such texts one is a prefix of the other) when the row, and for a diff the
+    line's head that picks its style, lie inside both texts: they draw the same characters the same way.
+    Entries are compared by identity only (comparing two versions by value compares their texts).
     """
-    if old == new:
-        return True
+    if old.start != new.start or old.end != new.end or old.line_start != new.line_start:
+        return False
     a, b = old.entry, new.entry
+    if a is b:
+        return True
     if a.lineage is None or a.lineage is not b.lineage or a.view is not None or b.view is not None:
         return False
     end = new.end if a.kind != "diff" else max(new.end, new.line_start + 5)
-    return (
-        old.start == new.start
-        and old.end == new.end
-        and old.line_start == new.line_start
-        and a.base == b.base
-        and a.kind == b.kind
-        and end <= len(a.text)
-        and end <= len(b.text)
-    )
+    return a.base == b.base and a.kind == b.kind and end <= len(a.text) and end <= len(b.text)
 
 
 def _draw_frame(state: AppState, layout: Layout) -> tuple[Frame, int]:
