@@ -70,7 +70,14 @@ def _twin(cls: type) -> type | None:
     if cls not in _TWINS:
         slots = cls.__dict__.get("__slots__")
         plain = cls.__bases__ == (object,) and isinstance(slots, tuple) and "__dict__" not in slots
-        _TWINS[cls] = type(f"_{cls.__name__}Twin", (), {"__slots__": slots}) if plain else None
+        twin = type(f"_{cls.__name__}Twin", (), {"__slots__": slots}) if plain else None
+        if twin is not None:
+            probe: Any = object.__new__(twin)
+            try:  # an interpreter or a compiled class that refuses the assignment keeps the descriptor calls
+                probe.__class__ = cls
+            except TypeError:
+                twin = None
+        _TWINS[cls] = twin
     return _TWINS[cls]
 
 
