@@ -464,11 +464,12 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Pro
     ``tests/test_perf_equivalence.py`` checks it against ``_plan`` on every tick of several workloads.
     """
     screen = state.screen
-    drawn = cast(tuple[Row, ...], screen.drawn)
+    drawn, cursor = screen.drawn, screen.cursor
+    assert drawn is not None and cursor is not None  # plan_terminal_effects checked both (no cast: a call)
     columns, last = state.columns, state.rows - 1
     policy = state.config.width_policy
     top = screen.top
-    at_row, at_col = cast(tuple[int, int], screen.cursor)
+    at_row, at_col = cursor
     ops: list[Op] = [_BEGIN_SYNC]
     first = layout.height
     for index, new in enumerate(frame.rows):
