@@ -23,7 +23,7 @@ from typing import cast
 import wcwidth
 
 from .app import RECENT_FRAMES, AppState, Screen
-from .evolve import evolve, fast_init
+from .evolve import copier, fast_init
 from .layout import Frame, Layout
 from .ops import (
     Anchored,
@@ -55,6 +55,18 @@ _HIDE_CURSOR, _SHOW_CURSOR = HideCursor(), ShowCursor()
 _ERASE_LINE, _ERASE_DOWN, _LINE_FEED = EraseLine(), EraseDown(), LineFeed()
 _RESET_STYLE = ResetStyle()
 _INSERTED_MOVED, _INSERTED_SCROLLED = Inserted(1, top_delta=1), Inserted(1)
+# Moves are values too, and a few of them (the composer's column, one row up) are most of them: shared.
+_MOVES: dict[tuple[int, int | None], MoveBy] = {}
+
+
+def _move_by(rows: int, col: int | None) -> MoveBy:
+    """The ``MoveBy(rows, col)`` value (one object per distinct move; bounded by the terminal's size)."""
+    op = _MOVES.get((rows, col))
+    if op is None:
+        if len(_MOVES) >= 4096:
+            _MOVES.clear()
+        op = _MOVES[rows, col] = MoveBy(rows, col)
+    return op
 
 
 @fast_init
@@ -124,8 +136,13 @@ def diff_row(old: Row | None, new: Row, width: int, policy: WidthPolicy) -> tupl
                 cut = len(a) - (xor.bit_length() + 7) // 8
                 if index == len(old) - 1 == len(new) - 1:
                     # The last segment changed inside and kept its width: the cells after the change are left
-                    # as they are on screen, so only the changed cells are written.
+                    # as they are on screen, so only the changed cells are written; the row keeps its width
+                    # (ASCII cells are one column each), so nothing is erased and no zero-width cell follows.
                     unchanged_tail = ((xor & -xor).bit_length() - 1) // 8
+                    column += cut
+                    if column < width:
+                        return column, [Segment(b[cut : len(b) - unchanged_tail], changed.style)], False
+                    return 0, list(new), row_width(new, policy) < width  # after the last column: see below
             else:
                 cut = _common_prefix(a, b)
             if cut:
@@ -219,9 +236,9 @@ class _Planner:
         if down:
             self.ops.extend([_LINE_FEED] * (row - current_row))
         elif row < current_row:
-            self.ops.append(MoveBy(row - current_row, None))
+            self.ops.append(_MOVES.get((row - current_row, None)) or _move_by(row - current_row, None))
         if col is not None:
-            self.ops.append(MoveBy(0, col))
+            self.ops.append(_MOVES.get((0, col)) or _move_by(0, col))
         self.cursor = (row, current_col if col is None else col)
 
     def line_feeds(self, count: int, inserted: bool) -> int:
@@ -388,6 +405,22 @@ def plan_terminal_effects(state: AppState, layout: Layout, frame: Frame) -> tupl
         if last is None or last.screen is not state.screen:
             last = _LAST_UNCHANGED[None] = Projection(state.screen, 0)
         return _NO_OPS, last
+    screen = state.screen
+    if (
+        not layout.to_insert
+        and screen.anchored
+        and not screen.broken
+        and screen.cursor is not None
+        and screen.drawn is not None
+        and len(screen.drawn) == layout.height
+        and state.config.synchronized_output
+    ):
+        return _plan_rows(state, layout, frame)
+    return _plan(state, layout, frame)
+
+
+def _plan(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projection]:
+    """The general plan: anchor when needed, insert, then draw the frame (``_Planner``)."""
     planner = _Planner(state, layout)
     planner.anchor()
     if layout.to_insert:
@@ -421,6 +454,83 @@ def plan_terminal_effects(state: AppState, layout: Layout, frame: Frame) -> tupl
     return Plan(tuple(ops), state.fault), Projection(screen, len(layout.to_insert))
 
 
+def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projection]:
+    """The plan of a frame whose only change is rows: what ``_plan`` gives, without a planner.
+
+    The viewport is anchored and known, nothing is inserted, and synchronized output hides every move
+    (so no cursor is hidden on the way): each changed row is diffed, moved to and written, then the
+    cursor goes where the frame wants it.  A token counter or a streamed delta plans here, and
+    ``tests/test_perf_equivalence.py`` checks it against ``_plan`` on every tick of several workloads.
+    """
+    screen = state.screen
+    drawn, cursor = screen.drawn, screen.cursor
+    assert drawn is not None and cursor is not None  # plan_terminal_effects checked both (no cast: a call)
+    columns, last = state.columns, state.rows - 1
+    policy = state.config.width_policy
+    top = screen.top
+    at_row, at_col = cursor
+    ops: list[Op] = [_BEGIN_SYNC]
+    first = layout.height
+    for index, new in enumerate(frame.rows):
+        old = drawn[index]
+        if old is not new and (change := diff_row(old, new, columns, policy)) is not None:
+            column, segments, erase = change
+            if segments or erase:
+                if index < first:
+                    first = index
+                row = top + index
+                if erase:
+                    at_row, at_col = _move(ops, at_row, at_col, row, 0, last, columns)
+                    ops.append(_ERASE_LINE)
+                    column, segments = 0, list(new)
+                at_row, at_col = _move(ops, at_row, at_col, row, column, last, columns)
+                for segment in segments:
+                    ops.append(Text(segment.text, segment.style))
+                    column += text_width(segment.text, policy)
+                at_row, at_col = row, column if column < columns else columns
+    cursor_row, cursor_col = frame.cursor
+    at_row, at_col = _move(ops, at_row, at_col, top + cursor_row, cursor_col, last, columns)
+    if screen.cursor_visible is not True:
+        ops.append(_SHOW_CURSOR)
+    if len(ops) > 1:
+        ops.append(_END_SYNC)
+        plan = Plan(tuple(ops), state.fault)
+    else:
+        plan = Plan((), state.fault)
+    older = screen.recent_written[1 - RECENT_FRAMES :]
+    screen = Screen(
+        top,  # top
+        frame.rows,  # drawn
+        state.columns,  # drawn_columns
+        frame.log_rows,  # drawn_log_rows
+        (at_row, at_col),  # cursor
+        True,  # cursor_visible
+        True,  # anchored
+        None,  # start_row
+        state.dialog is not None and layout.dialog_height > 0,  # dialog_drawn
+        False,  # broken
+        (*older, first),  # recent_written (nothing inserted: the older entries stay where they are)
+    )
+    return plan, Projection(screen, 0)
+
+
+def _move(ops: list[Op], at_row: int, at_col: int, row: int, col: int, last: int, columns: int) -> tuple[int, int]:
+    """``_Planner.move(row, col)`` from the cursor at (``at_row``, ``at_col``) with synchronized output (nothing
+    to hide first): appends its operations and returns the cursor after them."""
+    row = max(0, min(row, last))
+    if row > at_row:
+        ops.extend([_LINE_FEED] * (row - at_row))
+        ops.append(_MOVES.get((0, col)) or _move_by(0, col))
+        return row, col
+    if row < at_row:
+        ops.append(_MOVES.get((row - at_row, None)) or _move_by(row - at_row, None))
+    elif col == at_col:
+        return row, col
+    if col != at_col:
+        ops.append(_MOVES.get((0, col)) or _move_by(0, col))
+    return row, col
+
+
 def cursor_after(state: AppState, ops: tuple[Op, ...]) -> tuple[int, int, bool]:
     """Viewport top, cursor row, whether anchored, after ``ops`` (a plan's written prefix), as believed."""
     screen = state.screen
@@ -446,7 +556,7 @@ def cursor_after(state: AppState, ops: tuple[Op, ...]) -> tuple[int, int, bool]:
 def settle(state: AppState, layout: Layout, plan: Plan, projection: Projection, result: EffectResult) -> AppState:
     """Fold what was really written into the state (only effect-result fields change)."""
     inserted = result.rows_inserted
-    log = state.log.advance(layout.to_insert[:inserted])
+    log = state.log.advance(layout.to_insert[:inserted]) if inserted else state.log
     planned = layout.render
     inserted_until = planned.inserted_until + inserted
     sync, cursor = planned.sync_phase, planned.cursor_phase
@@ -485,4 +595,7 @@ def settle(state: AppState, layout: Layout, plan: Plan, projection: Projection, 
             planned.confirm_phase,  # confirm_phase
             cursor,  # cursor_phase
         )
-    return evolve(state, log=log, render=render, screen=screen, fault=None)
+    return _SETTLED(state, log, render, screen, None)
+
+
+_SETTLED = copier(AppState, "log", "render", "screen", "fault")

@@ -4,7 +4,8 @@
 on every call; the state is copied a few times per tick, and on a streaming
 token that was a tenth of the tick.  ``evolve`` copies slot by slot instead,
 with straight-line code made once per class and set of changed fields (what
-``dataclasses`` itself does for ``__init__``).  It is only for frozen, slotted
+``dataclasses`` itself does for ``__init__``), into a twin of the class that
+then becomes the class (``_twin``).  It is only for frozen, slotted
 dataclasses without ``__post_init__`` or ``init=False`` fields (``AppState``,
 ``LogState``), where both give equal results.
 """
@@ -15,7 +16,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["evolve", "fast_init"]
+__all__ = ["copier", "evolve", "fast_init"]
 
 T = TypeVar("T")
 
@@ -28,23 +29,80 @@ _COPIERS: dict[tuple[type, tuple[str, ...]], _Copier] = {}
 
 def _copier(cls: type, changed: tuple[str, ...]) -> _Copier:
     # A class compiled by mypyc (the optional compiled build, README "Performance") has no ``__slots__``
-    # but a setter descriptor per field all the same, and its own ``__new__``.
+    # (so no twin) but a setter descriptor per field all the same, and its own ``__new__``.
     slots: tuple[str, ...] = tuple(cls.__dict__.get("__slots__") or [f.name for f in dataclasses.fields(cls)])
     unknown = sorted(set(changed) - set(slots))
     if unknown:
         raise TypeError(f"{cls.__name__} has no field {', '.join(unknown)}")
-    lines = ["def copy(obj, changes):", "    new = _new(cls)"]
-    scope: dict[str, Any] = {"_new": cls.__new__, "cls": cls}
-    for index, name in enumerate(slots):
-        value = f"changes[{name!r}]" if name in changed else f"obj.{name}"
-        lines.append(f"    _set{index}(new, {value})")
-        # The slot's own descriptor: what object.__setattr__ ends up calling, without the name lookup.
-        scope[f"_set{index}"] = cls.__dict__[name].__set__
+    twin = _twin(cls)
+    scope: dict[str, Any] = {"_new": object.__new__, "cls": cls, "twin": twin}
+    if twin is not None:
+        # Filled as a ``twin`` with plain attribute stores, then made a ``cls`` (see _twin).
+        lines = ["def copy(obj, changes):", "    new = _new(twin)"]
+        for name in slots:
+            lines.append(f"    new.{name} = " + (f"changes[{name!r}]" if name in changed else f"obj.{name}"))
+        lines.append("    new.__class__ = cls")
+    else:
+        scope["_new"] = cls.__new__
+        lines = ["def copy(obj, changes):", "    new = _new(cls)"]
+        for index, name in enumerate(slots):
+            value = f"changes[{name!r}]" if name in changed else f"obj.{name}"
+            lines.append(f"    _set{index}(new, {value})")
+            # The slot's own descriptor: what object.__setattr__ ends up calling, without the name lookup.
+            scope[f"_set{index}"] = cls.__dict__[name].__set__
     lines.append("    return new")
     exec("\n".join(lines), scope)  # the source is made of the class's own slot names
     copier: _Copier = scope["copy"]
     _COPIERS[cls, changed] = copier
     return copier
+
+
+_TWINS: dict[type, type | None] = {}
+
+
+def _twin(cls: type) -> type | None:
+    """A plain class with exactly ``cls``'s slots (None when ``cls`` is not a slotted class right on ``object``).
+
+    A frozen dataclass refuses attribute stores, so a copy used to set each slot through a call to its
+    descriptor (about 1,000 instructions a field; ``AppState`` has 21, copied twice in a status tick).
+    An instance of the twin takes ordinary stores (specialized by the interpreter: a few dozen
+    instructions each), and CPython allows assigning ``__class__`` between two classes whose instances
+    have the same layout (the same slots on the same base), so the filled twin then *is* a ``cls``: the
+    same object a ``cls`` constructor builds, frozen from then on.
+    """
+    if cls not in _TWINS:
+        slots = cls.__dict__.get("__slots__")
+        plain = cls.__bases__ == (object,) and isinstance(slots, tuple) and "__dict__" not in slots
+        twin = type(f"_{cls.__name__}Twin", (), {"__slots__": slots}) if plain else None
+        if twin is not None:
+            probe: Any = object.__new__(twin)
+            try:  # an interpreter or a compiled class that refuses the assignment keeps the descriptor calls
+                probe.__class__ = cls
+            except TypeError:
+                twin = None
+        _TWINS[cls] = twin
+    return _TWINS[cls]
+
+
+def copier(cls: type[T], *names: str) -> Callable[..., T]:
+    """``evolve`` for one class and set of changed fields, made once: ``copy(obj, *values)`` (values in the
+    order of ``names``), for a call site on every tick (no keyword dictionary and no lookup per call)."""
+    changes = ", ".join(f"_v{index}" for index in range(len(names)))
+    inner = _COPIERS.get((cls, names)) or _copier(cls, names)
+    pairs = ", ".join(f"{name!r}: _v{index}" for index, name in enumerate(names))
+    if _twin(cls) is None:  # the dictionary the general copier reads
+        scope: dict[str, Any] = {"_inner": inner}
+        exec(f"def copy(obj, {changes}):\n    return _inner(obj, {{{pairs}}})", scope)
+    else:
+        scope = {"_new": object.__new__, "cls": cls, "twin": _twin(cls)}
+        given = dict(zip(names, (f"_v{index}" for index in range(len(names))), strict=True))
+        lines = [f"def copy(obj, {changes}):", "    new = _new(twin)"]
+        for name in cls.__dict__["__slots__"]:
+            lines.append(f"    new.{name} = {given.get(name, f'obj.{name}')}")
+        lines += ["    new.__class__ = cls", "    return new"]
+        exec("\n".join(lines), scope)
+    result: Callable[..., T] = scope["copy"]
+    return result
 
 
 def evolve(obj: T, /, **changes: Any) -> T:
@@ -57,19 +115,30 @@ def evolve(obj: T, /, **changes: Any) -> T:
 
 
 def fast_init(cls: type[T]) -> type[T]:
-    """Give a frozen, slotted dataclass an equal ``__init__`` that sets each slot through its descriptor.
+    """Give a frozen, slotted dataclass an equal ``__init__`` that sets its slots without ``object.__setattr__``.
 
     The generated ``__init__`` of a frozen dataclass calls ``object.__setattr__`` by name for every
     field; the per-tick objects (``Layout``, ``Frame``, ``Screen`` ...) are built every tick, where
-    that was a tenth of a tick.  Same parameters and defaults; no ``__post_init__``, default
-    factories or ``init=False`` fields (refused).
+    that was a tenth of a tick.  Each slot is set through its descriptor, or, from five fields on, by
+    plain stores while the instance is its twin (see ``_twin``).  Same parameters and defaults; no
+    ``__post_init__``, default factories or ``init=False`` fields (refused).
     """
     params: list[str] = []
     body: list[str] = []
     scope: dict[str, Any] = {}
     if hasattr(cls, "__post_init__"):
         raise TypeError(f"fast_init: {cls.__name__} has __post_init__")
-    for index, field in enumerate(dataclasses.fields(cls)):  # type: ignore[arg-type]
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    # With a few fields or more, the instance becomes a twin for the stores and a ``cls`` again after them
+    # (see _twin): two class changes cost about as much as three descriptor calls.
+    twin = _twin(cls) if len(fields) >= 5 else None
+    slow: list[str] = []  # the descriptor calls, for an instance of a subclass (its own layout)
+    if twin is not None:
+        scope.update(_set_class=object.__dict__["__class__"].__set__, _twin_cls=twin, _cls=cls)
+        body.append("    if type(self) is not _cls:")
+        body.append("        return _slow(self, " + ", ".join(field.name for field in fields) + ")")
+        body.append("    _set_class(self, _twin_cls)")
+    for index, field in enumerate(fields):
         if not field.init or field.default_factory is not dataclasses.MISSING or field.kw_only:
             raise TypeError(f"fast_init: field {field.name!r} of {cls.__name__} is not a plain field")
         if field.default is dataclasses.MISSING:
@@ -78,7 +147,15 @@ def fast_init(cls: type[T]) -> type[T]:
             params.append(f"{field.name}=_default{index}")
             scope[f"_default{index}"] = field.default
         scope[f"_set{index}"] = cls.__dict__[field.name].__set__
-        body.append(f"    _set{index}(self, {field.name})")
+        slow.append(f"    _set{index}(self, {field.name})")
+        if twin is not None:
+            body.append(f"    self.{field.name} = {field.name}")
+    if twin is not None:
+        body.append("    self.__class__ = _cls")
+        names = ", ".join(field.name for field in fields)
+        exec(f"def _slow(self, {names}) -> None:\n" + "\n".join(slow), scope)
+    else:
+        body = slow
     exec(f"def __init__(self, {', '.join(params)}) -> None:\n" + "\n".join(body or ["    pass"]), scope)
     init = scope["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"

@@ -10,6 +10,7 @@ rows appear right under the ones before, as they will in scrollback.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .app import AppState
@@ -20,7 +21,7 @@ from .log import LogRow, log_rows
 from .state import Config, RenderState, SyncPhase
 from .style import DEFAULT, Row, Segment, Style, clip_row, styled
 from .text import WidthPolicy, clip_to_width
-from .theme import DANGER, DIM, HINT, SELECTED, SPINNER, TITLE, draw_log_rows
+from .theme import DANGER, DIM, HINT, SELECTED, SPINNER, TITLE, draw_log_row, draw_log_rows
 from .themes import Theme
 
 __all__ = ["Frame", "Layout", "compute_layout", "draw_frame"]
@@ -287,28 +288,66 @@ def draw_frame(state: AppState, layout: Layout) -> Frame:
 # The parts of the last frame drawn from scratch, each with what it was drawn from: the log tail (its log
 # rows, compared by value: equal rows draw alike; a keystroke shows the very same rows), and the dialog and
 # composer rows with the cursor.  A part whose inputs did not change is not drawn again.
-_LAST_TAIL: dict[None, tuple[tuple[LogRow, ...], int, int, WidthPolicy, tuple[Row, ...], Theme | None]] = {}
+_LAST_TAIL: dict[None, tuple[tuple[LogRow, ...], int, int, WidthPolicy, tuple[Row, ...], Theme | None, int]] = {}
 _LAST_BELOW: dict[None, tuple[tuple[object, ...], tuple[Row, ...], tuple[Row, ...], tuple[int, int]]] = {}
 
 
 def _tail_rows(layout: Layout, policy: WidthPolicy, theme: Theme | None) -> tuple[Row, ...]:
     """The log tail's rows, blank rows under a short log included."""
     visible, width, height = layout.visible, layout.columns, layout.log_height
+    start = layout.render.visible_start
     last = _LAST_TAIL.get(None)
-    if (
-        last is not None
-        and last[1] == width
-        and last[2] == height
-        and last[3] is policy
-        and last[5] is theme
-        and (last[0] is visible or last[0] == visible)
-    ):
-        return last[4]
-    tail = draw_log_rows(visible, width, policy, theme)  # clipped already
+    if last is not None and last[1] == width and last[2] == height and last[3] is policy and last[5] is theme:
+        if last[0] is visible or last[0] == visible:
+            return last[4]
+        tail = _reused_rows(visible, last[0], last[4], start - last[6], width, policy, theme)
+    else:
+        tail = draw_log_rows(visible, width, policy, theme)  # clipped already
     tail += [()] * (layout.log_height - len(tail))  # blank rows under a short log (none when negative)
     rows = tuple(tail)
-    _LAST_TAIL[None] = (visible, width, height, policy, rows, theme)
+    _LAST_TAIL[None] = (visible, width, height, policy, rows, theme, start)
     return rows
+
+
+def _reused_rows(
+    visible: Sequence[LogRow],
+    old: Sequence[LogRow],
+    drawn: tuple[Row, ...],
+    shift: int,
+    width: int,
+    policy: WidthPolicy,
+    theme: Theme | None,
+) -> list[Row]:
+    """The tail's rows, each taken from the last tail where a row there draws alike (``shift``: how far the
+    tail moved down the log since), else drawn.  A delta makes a new version of the streaming entry, so its
+    rows are new objects every tick, but all of them except the one the text was added to draw alike."""
+    rows: list[Row] = []
+    for index, row in enumerate(visible):
+        at = index + shift
+        if 0 <= at < len(old) and _draws_alike(old[at], row):
+            rows.append(drawn[at])
+        else:
+            rows.append(draw_log_row(row, width, policy, theme))
+    return rows
+
+
+def _draws_alike(old: LogRow, new: LogRow) -> bool:
+    """``draw_log_row`` gives the same row for both (same width, policy and theme), known without drawing.
+
+    The same offsets of one entry do; so do the same offsets of two versions of a streaming entry's text in
+    one ``lineage`` (of two such texts one is a prefix of the other) when the row, and for a diff the
+    line's head that picks its style, lie inside both texts: they draw the same characters the same way.
+    Entries are compared by identity only (comparing two versions by value compares their texts).
+    """
+    if old.start != new.start or old.end != new.end or old.line_start != new.line_start:
+        return False
+    a, b = old.entry, new.entry
+    if a is b:
+        return True
+    if a.lineage is None or a.lineage is not b.lineage or a.view is not None or b.view is not None:
+        return False
+    end = new.end if a.kind != "diff" else max(new.end, new.line_start + 5)
+    return a.base == b.base and a.kind == b.kind and end <= len(a.text) and end <= len(b.text)
 
 
 def _draw_frame(state: AppState, layout: Layout) -> tuple[Frame, int]:

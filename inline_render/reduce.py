@@ -22,7 +22,7 @@ from .app import RECENT_FRAMES, AppState
 from .composer import normalize_key
 from .dialogs import FormDialog, PickDialog, PromptDialog, open_dialog
 from .editor import apply_completions, composer_key, composer_paste, composer_set, with_history
-from .evolve import evolve
+from .evolve import copier, evolve
 from .highlight import lexer_for
 from .inputs import (
     Clock,
@@ -65,6 +65,10 @@ __all__ = ["reduce_inputs"]
 
 MAX_WIDGET_ROWS = 5  # rows one widget may show: a widget is a small block, never a second log
 Outputs = list[Output]
+# The copies made on (nearly) every tick, made once (evolve.copier): a status, a delta, a keystroke.
+_WITH_STATUS = copier(AppState, "status", "status_row")
+_WITH_LOG = copier(AppState, "log")
+_WITH_COMPOSER = copier(AppState, "composer")
 
 
 def _log_error(state: AppState, message: str) -> AppState:
@@ -90,7 +94,7 @@ def _key(state: AppState, item: Key, out: Outputs) -> AppState:
         out.append(output)
     if submitted is not None and state.config.log_submit:  # else the app logs what it accepts (on_submit)
         return evolve(state, composer=composer, log=state.log.append("user", submitted))
-    return state if composer is state.composer else evolve(state, composer=composer)
+    return state if composer is state.composer else _WITH_COMPOSER(state, composer)
 
 
 def _paste(state: AppState, item: Paste, out: Outputs) -> AppState:
@@ -145,7 +149,7 @@ def _unfinished(state: AppState, entry_id: str, what: str) -> tuple[AppState, in
 
 def _delta(state: AppState, item: LogDelta, out: Outputs) -> AppState:
     state, index = _unfinished(state, item.id, "log.delta")
-    return state if index < 0 else evolve(state, log=state.log.delta(index, item.text))
+    return state if index < 0 else _WITH_LOG(state, state.log.delta(index, item.text))
 
 
 def _replace(state: AppState, item: LogReplace, out: Outputs) -> AppState:
@@ -215,12 +219,12 @@ def _notify(state: AppState, item: Notify, out: Outputs) -> AppState:
 def _status(state: AppState, item: Status, out: Outputs) -> AppState:
     if item.styled:
         row = ansi_row(item.text)
-        return evolve(state, status=row_text(row), status_row=row)
+        return _WITH_STATUS(state, row_text(row), row)
     text = flatten(item.text)
     # A token counter sets the status on every update: one slot copy (evolve), none when it is unchanged.
     if text == state.status and not state.status_row:
         return state
-    return evolve(state, status=text, status_row=())
+    return _WITH_STATUS(state, text, ())
 
 
 def _working(state: AppState, item: Working, out: Outputs) -> AppState:

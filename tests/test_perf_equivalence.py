@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import FrozenInstanceError, dataclass
+from typing import Any
 
 import pytest
 import wcwidth
@@ -12,8 +14,13 @@ from hypothesis import strategies as st
 from inline_render import log as log_module
 from inline_render import style as style_module
 from inline_render import text as text_module
+from inline_render.app import AppState
+from inline_render.effects import Projection
 from inline_render.evolve import evolve, fast_init
-from inline_render.log import LogState, entry_rows, log_rows
+from inline_render.inputs import Input, LogAppend, LogDelta
+from inline_render.layout import Frame, Layout
+from inline_render.log import LogRow, LogState, entry_rows, log_rows
+from inline_render.ops import Plan
 from inline_render.style import DEFAULT, Row, Segment, clip_row, row_width
 from inline_render.text import WidthPolicy, grapheme_width, wrap_line
 from inline_render.theme import DIM, draw_log_row, draw_log_rows
@@ -208,6 +215,57 @@ def test_fast_init_builds_what_the_dataclass_init_builds() -> None:
         evolve(Fast(1), d=1)
 
 
+def test_a_wide_fast_init_class_and_evolve_build_true_frozen_instances() -> None:
+    """From five fields on, fast_init and evolve fill a twin class and make it the class: the result is an
+    instance of exactly that class, equal to what the dataclass builds, and frozen; a subclass keeps its type."""
+    import dataclasses
+
+    from inline_render.app import Screen
+    from inline_render.state import Config
+
+    @dataclass(frozen=True, slots=True)
+    class Plain:
+        a: int
+        b: str
+        c: int = 3
+        d: tuple[int, ...] = ()
+        e: object = None
+
+    @fast_init
+    @dataclass(frozen=True, slots=True)
+    class Wide:
+        a: int
+        b: str
+        c: int = 3
+        d: tuple[int, ...] = ()
+        e: object = None
+
+    for args, kwargs in [((1, "x"), {}), ((1, "x", 4, (5,), "e"), {}), ((), {"a": 2, "b": "y", "e": 7})]:
+        plain, wide = Plain(*args, **kwargs), Wide(*args, **kwargs)  # type: ignore[arg-type]
+        assert type(wide) is Wide
+        assert dataclasses.astuple(wide) == dataclasses.astuple(plain)  # type: ignore[arg-type]
+    for bad_args, bad_kwargs in [((1,), {}), ((1, "x"), {"a": 1}), ((1, "x", 3, (), None, 6), {})]:
+        with pytest.raises(TypeError):
+            Wide(*bad_args, **bad_kwargs)  # type: ignore[arg-type]
+    with pytest.raises(FrozenInstanceError):
+        Wide(1, "x").c = 2  # type: ignore[misc]
+    copied = evolve(Wide(1, "x"), e="new", a=9)
+    assert type(copied) is Wide and copied == Wide(9, "x", e="new")
+    with pytest.raises(FrozenInstanceError):
+        copied.a = 1  # type: ignore[misc]
+
+    class Sub(Wide):  # a subclass (its own layout: a __dict__) is built through the descriptors
+        pass
+
+    sub = Sub(1, "x", 5)
+    assert type(sub) is Sub and (sub.a, sub.b, sub.c) == (1, "x", 5)
+    state = AppState(Config(), 80, 24)
+    moved = evolve(state, status="s", screen=Screen(top=3), rows=30)
+    assert type(moved) is AppState and moved == dataclasses.replace(state, status="s", screen=Screen(top=3), rows=30)
+    with pytest.raises(FrozenInstanceError):
+        moved.status = "t"  # type: ignore[misc]
+
+
 def _diff_row_reference(
     old: Row | None, new: Row, width: int, policy: WidthPolicy
 ) -> tuple[int, list[Segment], bool] | None:
@@ -286,3 +344,66 @@ def test_a_counter_in_the_status_line_writes_only_the_changed_cells() -> None:
     assert diff_row(old, new, 80, WidthPolicy.CODEPOINT) == (14, [Segment("41", DIM)], False)
     longer = (Segment("assistant: 10,241 tokens", DIM),)  # wider: everything from the change on
     assert diff_row(new, longer, 80, WidthPolicy.CODEPOINT) == (12, [Segment("0,241 tokens", DIM)], False)
+
+
+@pytest.mark.parametrize("workload", ["w1s:100", "w4", "status", "w3:100", "w5:100"])
+def test_a_rows_only_frame_plans_what_the_planner_plans(workload: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The planner-free plan of a frame whose only change is rows (``effects._plan_rows``) gives the very plan
+    and projected screen of the general planner on every tick of the bench's quick workloads where it runs."""
+    from inline_render import bench, effects
+    from inline_render.state import Config
+
+    fast = effects._plan_rows
+    compared = []
+
+    def both(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projection]:
+        result = fast(state, layout, frame)
+        assert result == effects._plan(state, layout, frame)
+        compared.append(bool(result[0].ops))
+        return result
+
+    monkeypatch.setattr(effects, "_plan_rows", both)
+    kind, _, lines = workload.partition(":")
+    config = Config(viewport_height=10, markdown=kind == "w5")
+    renderer = bench.make_renderer(80, 24, config)
+    for _phase, batch in bench.WORKLOADS[kind](int(lines or 0), True):
+        renderer.feed(batch)
+    assert sum(compared) >= 10  # it ran, and wrote something, on many ticks
+
+
+def _diff_stream() -> Iterator[tuple[str, list[Input]]]:
+    """A streamed diff entry whose lines start short (the head that picks a diff line's style grows)."""
+    yield "warmup", [LogAppend("text", "\n".join(f"line {n}" for n in range(30)))]
+    yield "warmup", [LogAppend("diff", "", id="d", final=False)]
+    pieces = ["-", "-", "-", " a/x\n", "+", "+", "+ b/x\n", "@", "@ -1 +1 @@\n", "-", "old\n", "+", "new\n", "d", "iff"]
+    for round_ in range(6):
+        for piece in pieces:
+            yield "measure", [LogDelta("d", piece + ("\n" if round_ % 2 and piece.endswith("x\n") else ""))]
+
+
+@pytest.mark.parametrize("workload", ["w1:100", "w1s:100", "w5:100", "w3:100", "diff"])
+def test_tail_rows_reused_from_the_last_tail_are_the_rows_drawn_again(
+    workload: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rows of the log tail taken from the last tick's tail (equal rows, or rows of a streaming entry's
+    earlier version inside both texts) are exactly the rows ``draw_log_rows`` draws for the new tail."""
+    from inline_render import bench, layout
+    from inline_render.state import Config
+
+    reused = layout._reused_rows
+    reuses = []
+
+    def checked(visible: Sequence[LogRow], *args: Any) -> list[Row]:
+        rows = reused(visible, *args)
+        width, policy, theme = args[-3:]
+        assert rows == draw_log_rows(visible, width, policy, theme)
+        reuses.append(sum(any(row is before for before in args[1]) for row in rows))
+        return rows
+
+    monkeypatch.setattr(layout, "_reused_rows", checked)
+    kind, _, lines = workload.partition(":")
+    renderer = bench.make_renderer(80, 24, Config(viewport_height=10, markdown=kind == "w5"))
+    events = _diff_stream() if kind == "diff" else bench.WORKLOADS[kind](int(lines or 0), True)
+    for _phase, batch in events:
+        renderer.feed(batch)
+    assert len(reuses) >= 10 and sum(reuses) > 0, (len(reuses), sum(reuses))  # it ran, and reused rows
