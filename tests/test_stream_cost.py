@@ -30,10 +30,12 @@ def _prose(rng: random.Random, size: int, newlines: bool = True) -> str:
     return "".join(out)
 
 
-def _stream_bytes(markdown: bool, trim: bool, pieces: list[Input]) -> bytes:
-    """The bytes the real renderer writes for ``pieces`` (each its own update), trimming on or off."""
-    saved = log_module._TRIM_MIN
+def _stream_bytes(markdown: bool, trim: bool, pieces: list[Input], open_pieces: int = 1 << 60) -> bytes:
+    """The bytes the real renderer writes for ``pieces`` (each its own update), trimming on or off;
+    an open line longer than ``open_pieces`` is kept in pieces (``Entry.tail``; default: never)."""
+    saved = log_module._TRIM_MIN, log_module._OPEN_PIECES
     log_module._TRIM_MIN = 4096 if trim else 1 << 60
+    log_module._OPEN_PIECES = open_pieces
     try:
         sink = CountingSink(keep=True)
         renderer = make_renderer(60, 16, Config(viewport_height=8, markdown=markdown), sink)
@@ -42,7 +44,7 @@ def _stream_bytes(markdown: bool, trim: bool, pieces: list[Input]) -> bytes:
         assert sink.data is not None
         return bytes(sink.data)
     finally:
-        log_module._TRIM_MIN = saved
+        log_module._TRIM_MIN, log_module._OPEN_PIECES = saved
 
 
 @pytest.mark.parametrize("markdown", [False, True])
