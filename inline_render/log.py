@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
+from .chunks import Tail
 from .evolve import evolve, fast_init
 from .markdown import Options
 from .mdview import View, view_extend, view_new, view_replace, view_spans, view_trim
@@ -93,11 +94,15 @@ class Lineage:
 @fast_init
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One log entry; ``text`` is sanitized with tabs expanded, ``key`` is unique per log."""
+    """One log entry; ``text`` is sanitized with tabs expanded, ``key`` is unique per log.
+
+    ``text`` is ``body``, followed by the open line in ``tail`` when that is kept in pieces (a plain
+    streaming entry whose open line grew long: ``chunks.Tail``); rows read slices (``piece``).
+    """
 
     key: int
     kind: str
-    text: str
+    body: str
     id: str | None = None
     final: bool = True
     view: View | None = None  # Markdown entries: the rendering of the source; ``text`` is its display text
@@ -110,6 +115,31 @@ class Entry:
     # lineage one is a prefix of the other, so the streaming rows of one can be reused for a longer one
     # without comparing the texts (``_streaming_rows``).  Not part of the entry's value.
     lineage: Lineage | None = field(default=None, compare=False)
+    # The open line (after ``body``, which then ends at ``lines_end``) when it is kept in pieces.
+    tail: Tail | None = None
+
+    @property
+    def text(self) -> str:
+        """The whole text (joined when the open line is in pieces: rows read ``piece``)."""
+        tail = self.tail
+        return self.body if tail is None else self.body + tail.read(0, tail.length)
+
+    @property
+    def size(self) -> int:
+        """``len(self.text)``, without joining it."""
+        tail = self.tail
+        return len(self.body) if tail is None else len(self.body) + tail.length
+
+    def piece(self, start: int, end: int) -> str:
+        """``self.text[start:end]`` (``0 <= start <= end``), reading only that part."""
+        body = self.body
+        tail = self.tail
+        if tail is None or end <= len(body):
+            return body[start:end]
+        size = len(body)
+        if start >= size:
+            return tail.read(start - size, end - size)
+        return body[start:] + tail.read(0, end - size)
 
     def __hash__(self) -> int:
         # ``key`` is new for every version of an entry, so it alone spreads entries; hashing ``text``
@@ -120,7 +150,7 @@ class Entry:
     def committed(self) -> int:
         """Offset up to which the text can no longer change (all of it once final)."""
         if self.final:
-            return len(self.text)
+            return self.size
         return self.view.committed if self.view is not None else self.lines_end
 
     @property
@@ -131,7 +161,9 @@ class Entry:
     @property
     def shown_end(self) -> int:
         """``len(self.shown)``, without copying the text."""
-        text = self.text
+        if self.tail is not None:
+            return self.size  # an open line: it does not end with a newline
+        text = self.body
         return len(text) - 1 if self.final and text.endswith("\n") else len(text)
 
     @property
@@ -225,14 +257,22 @@ class LogState:
         if old.view is not None:
             view = view_extend(old.view, _source(old.view, text))
             return self._with(index, Entry(self.next_key, old.kind, view.text, old.id, old.final, view, old.base))
-        old_text = old.text
-        column = text_width(old_text[old.lines_end :]) if "\t" in text else 0
+        old_size = old.size
+        column = text_width(old.piece(old.lines_end, old_size)) if "\t" in text else 0
         more = _prepare(text, column)
         newline = more.rfind("\n")
-        lines_end = old.lines_end if newline < 0 else len(old_text) + newline + 1
-        text = old_text + more
-        lineage = old.lineage.extend(len(old_text), len(text)) if old.lineage is not None else None
-        entry = Entry(self.next_key, old.kind, text, old.id, old.final, None, old.base, lines_end, lineage)
+        lines_end = old.lines_end if newline < 0 else old_size + newline + 1
+        size = old_size + len(more)
+        lineage = old.lineage.extend(old_size, size) if old.lineage is not None else None
+        tail = old.tail
+        if newline < 0 and (tail is not None or size - lines_end > _OPEN_PIECES):
+            # A long open line grows in pieces (``chunks.Tail``): a delta costs its own length, not the line's.
+            body = old.body if tail is not None else old.body[:lines_end]
+            tail = tail.extend(more) if tail is not None else Tail.of(old.body[lines_end:] + more)
+            entry = Entry(self.next_key, old.kind, body, old.id, old.final, None, old.base, lines_end, lineage, tail)
+        else:
+            text = old.text + more  # the line ends (or is short): joined into one text again
+            entry = Entry(self.next_key, old.kind, text, old.id, old.final, None, old.base, lines_end, lineage)
         return self._with(index, entry)
 
     def replace_text(self, index: int, text: str) -> LogState:
@@ -245,7 +285,7 @@ class LogState:
         new_text = _prepare(text, 0)
         # Committed text may already be in scrollback: only the unfinished part changes.  ``text`` starts
         # at ``base`` of the whole text, and the new text is a whole text.
-        kept = old.text[:committed] + new_text[old.base + committed :]
+        kept = old.piece(0, committed) + new_text[old.base + committed :]
         entry = Entry(
             self.next_key, old.kind, kept, old.id, old.final, None, old.base, kept.rfind("\n") + 1, Lineage(len(kept))
         )
@@ -275,7 +315,7 @@ class LogState:
             return evolve(self, entries=entries[index + 1 :], head=0)
         head = last.end
         view = entry.view
-        trim = head >= _TRIM_MIN and head * 2 >= len(entry.text)
+        trim = head >= _TRIM_MIN and head * 2 >= entry.size
         if trim and view is not None and view.mode == "markdown" and view.stable_lines:
             # A Markdown entry drops its stable lines before the one holding ``head`` (same amortization).
             _, cut, number = view.line_at(min(head, len(view.stable_text) - 1))
@@ -286,7 +326,7 @@ class LogState:
         if trim and entry.view is None:
             # Drop the inserted text up to the start of the line holding ``head`` (rows keep their line
             # starts).  Only once it is at least half the text: each character is copied O(1) times.
-            cut = entry.text.rfind("\n", 0, head) + 1
+            cut = entry.body.rfind("\n", 0, head) + 1  # head <= lines_end: in ``body``
             if cut:
                 entry = _trimmed(entry, cut, self.next_key)
                 head -= cut
@@ -295,6 +335,7 @@ class LogState:
 
 
 _TRIM_MIN = 4096  # characters: below this, keeping inserted text costs less than copying the rest
+_OPEN_PIECES = 16384  # characters: an open line longer than this is kept in pieces (``Entry.tail``)
 
 
 def _trimmed(entry: Entry, cut: int, key: int) -> Entry:
@@ -302,13 +343,14 @@ def _trimmed(entry: Entry, cut: int, key: int) -> Entry:
     return Entry(
         key,
         entry.kind,
-        entry.text[cut:],
+        entry.body[cut:],
         entry.id,
         entry.final,
         None,
         entry.base + cut,
         max(0, entry.lines_end - cut),
-        Lineage(len(entry.text) - cut),  # offsets moved: rows of the untrimmed text are not reused
+        Lineage(entry.size - cut),  # offsets moved: rows of the untrimmed text are not reused
+        entry.tail,  # the open line's pieces hold no offsets of the text: kept as they are
     )
 
 
@@ -374,19 +416,27 @@ _STREAMS_MAX = 64
 
 
 def _streaming_part(entry: Entry, start: int, width: int, policy: WidthPolicy) -> Part:
-    text = entry.text  # all of it is shown while the entry streams
+    size = entry.size  # all of the text is shown while the entry streams
     key = (entry.lineage, entry.kind, start, width, policy)
     memo = _STREAMS.get(key) if entry.lineage is not None else None
-    if memo is not None and memo[0] <= len(text) and memo[1]:
+    cap = _cap(entry.kind, width)
+    if memo is not None and memo[0] <= size and memo[1]:
         spans = memo[1]
         resume_line, resume, _ = spans.pop()
+        if entry.tail is not None and resume >= entry.lines_end:
+            # The resumed row is in the open line kept in pieces: wrap only what follows its start (no
+            # newline there), read as a slice, then shift the spans back to offsets in the text.
+            window = _spans(entry.piece(resume, size), resume_line - resume, 0, cap, policy, [])
+            spans.extend([(line + resume, row + resume, end + resume) for line, row, end in window])
+        else:
+            _spans(entry.text, resume_line, resume, cap, policy, spans)
     else:
-        spans, resume_line, resume = [], text.rfind("\n", 0, start) + 1, start
-    _spans(text, resume_line, resume, _cap(entry.kind, width), policy, spans)
+        text = entry.text
+        spans = _spans(text, text.rfind("\n", 0, start) + 1, start, cap, policy, [])
     if len(_STREAMS) >= _STREAMS_MAX and key not in _STREAMS:
         _STREAMS.clear()
     if entry.lineage is not None:
-        _STREAMS[key] = (len(text), spans)
+        _STREAMS[key] = (size, spans)
     # The list is shared with later versions, which may replace its last span: keep ours aside.
     return (entry, spans, len(spans), spans[-1])
 

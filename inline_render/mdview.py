@@ -336,7 +336,7 @@ def _fits(line: Line, cap: int, policy: WidthPolicy) -> tuple[int, int] | None:
     return prefix, cont
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=1024)
 def line_ends(line: Line, skip: int, cap: int, policy: WidthPolicy) -> tuple[int, ...]:
     """Row end offsets in ``line.text`` of its rows from offset ``skip`` (a row start) at ``cap`` cells."""
     text = line.text
@@ -390,7 +390,7 @@ def view_spans(view: View, start: int, cap: int, policy: WidthPolicy, final: boo
     return out
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=1024)
 def draw_line_row(line: Line, start: int, end: int, cap: int, policy: WidthPolicy) -> Row:
     """The styled cells of the row ``line.text[start:end]`` at ``cap`` cells (no kind prefix, not clipped)."""
     end = min(end, len(line.text))

@@ -88,9 +88,9 @@ def draw_log_row(row: LogRow, width: int, policy: WidthPolicy, theme: Theme | No
     kind = entry.kind
     if entry.view is not None:
         return _draw_view_row(entry, row.line_start, row.start, row.end, width, policy)
-    head = entry.text[row.line_start : row.line_start + 5] if kind == "diff" else ""
+    head = entry.piece(row.line_start, row.line_start + 5) if kind == "diff" else ""
     return _draw_row(
-        kind, entry.text[row.start : row.end], row.start == 0 and entry.base == 0, head, width, policy, theme
+        kind, entry.piece(row.start, row.end), row.start == 0 and entry.base == 0, head, width, policy, theme
     )
 
 
@@ -101,9 +101,10 @@ def draw_log_rows(rows: Iterable[LogRow], width: int, policy: WidthPolicy, theme
         if entry.view is not None:
             out.append(_draw_view_row(entry, line_start, start, end, width, policy))
             continue
-        kind, text = entry.kind, entry.text
-        head = text[line_start : line_start + 5] if kind == "diff" else ""
-        out.append(_draw_row(kind, text[start:end], start == 0 and entry.base == 0, head, width, policy, theme))
+        kind = entry.kind
+        # ``piece``: a long open line is kept in pieces (``Entry.tail``); the row reads its slice only.
+        head = entry.piece(line_start, line_start + 5) if kind == "diff" else ""
+        out.append(_draw_row(kind, entry.piece(start, end), start == 0 and entry.base == 0, head, width, policy, theme))
     return out
 
 

@@ -12,7 +12,7 @@ from inline_render.bench import CountingSink, make_renderer
 from inline_render.inputs import Input, Key, LogAppend, LogDelta, LogFinish, LogReplace, Resize, Status
 from inline_render.log import LogState, RenderOptions, log_rows
 from inline_render.protocol.transcript import Transcript, _RunLog
-from inline_render.shell.schedule import TickScheduler
+from inline_render.shell.schedule import KEY_SHARE, TickScheduler
 from inline_render.state import Config
 from inline_render.text import WidthPolicy
 
@@ -30,10 +30,12 @@ def _prose(rng: random.Random, size: int, newlines: bool = True) -> str:
     return "".join(out)
 
 
-def _stream_bytes(markdown: bool, trim: bool, pieces: list[Input]) -> bytes:
-    """The bytes the real renderer writes for ``pieces`` (each its own update), trimming on or off."""
-    saved = log_module._TRIM_MIN
+def _stream_bytes(markdown: bool, trim: bool, pieces: list[Input], open_pieces: int = 1 << 60) -> bytes:
+    """The bytes the real renderer writes for ``pieces`` (each its own update), trimming on or off;
+    an open line longer than ``open_pieces`` is kept in pieces (``Entry.tail``; default: never)."""
+    saved = log_module._TRIM_MIN, log_module._OPEN_PIECES
     log_module._TRIM_MIN = 4096 if trim else 1 << 60
+    log_module._OPEN_PIECES = open_pieces
     try:
         sink = CountingSink(keep=True)
         renderer = make_renderer(60, 16, Config(viewport_height=8, markdown=markdown), sink)
@@ -42,7 +44,7 @@ def _stream_bytes(markdown: bool, trim: bool, pieces: list[Input]) -> bytes:
         assert sink.data is not None
         return bytes(sink.data)
     finally:
-        log_module._TRIM_MIN = saved
+        log_module._TRIM_MIN, log_module._OPEN_PIECES = saved
 
 
 @pytest.mark.parametrize("markdown", [False, True])
@@ -125,22 +127,25 @@ def test_rows_of_an_open_line_are_made_only_when_read() -> None:
 
 
 def test_a_budgeted_tick_takes_a_waiting_key_past_the_text_but_not_past_a_dialog() -> None:
-    """A key behind streamed text is taken now; a key behind anything else keeps its place; no text is lost."""
+    """A key behind streamed text is taken now, in a tick taking 1/KEY_SHARE of the budget of text; a key
+    behind anything else keeps its place (a full tick); no text is lost."""
     scheduler = TickScheduler(60.0)
-    scheduler.budget = 10
-    scheduler.add([LogDelta("s", "x" * 25), Key("a"), Status("busy"), Key("b"), LogDelta("s", "y" * 5)])
-    assert scheduler.backlog == 30
+    scheduler.budget = 10 * KEY_SHARE
+    scheduler.add([LogDelta("s", "x" * 250), Key("a"), Status("busy"), Key("b"), LogDelta("s", "y" * 5)])
+    assert scheduler.backlog == 255
     first = scheduler.take(0.0)
     assert first == [LogDelta("s", "x" * 10), Key("a")]
-    assert scheduler.backlog == 20
-    rest: list[Input] = []
-    now = 0.0
+    assert scheduler.backlog == 245
+    second = scheduler.take(1.0)
+    assert second == [LogDelta("s", "x" * 10 * KEY_SHARE)]  # no key waits behind text only: a full tick
+    rest: list[Input] = [*second]
+    now = 1.0
     while scheduler.has_work:
         now += 1.0
         rest += scheduler.take(now)
     assert [item for item in rest if not isinstance(item, LogDelta)] == [Status("busy"), Key("b")]
     text = "".join(item.text for item in [*first, *rest] if isinstance(item, LogDelta))
-    assert text == "x" * 25 + "y" * 5
+    assert text == "x" * 250 + "y" * 5
 
 
 def test_the_transcript_sends_a_final_only_what_did_not_stream() -> None:

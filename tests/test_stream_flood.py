@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import sys
 
 import pytest
 from flood_pty import run_flood
+
+from inline_render.shell import AppOptions, InlineApp
+from inline_render.tick import Renderer
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs a pty and /proc")
 
@@ -21,3 +26,36 @@ def test_keys_typed_during_a_flood_appear_at_once_and_memory_stays_bounded() -> 
     assert latencies[len(latencies) // 2] < 0.05, latencies
     assert latencies[-1] < 0.5, latencies
     assert 0 < run.peak_rss_mb < 100, run.peak_rss_mb
+
+
+def test_objects_alive_when_the_ui_starts_are_left_out_of_collections_until_it_ends() -> None:
+    """While the drive loop runs, the startup objects are frozen (short full collections); after it, none are."""
+    assert gc.get_freeze_count() == 0
+    seen: list[int] = []
+
+    async def main(app: InlineApp) -> None:
+        seen.append(gc.get_freeze_count())
+
+    code = asyncio.run(InlineApp(AppOptions()).run_headless(main, Renderer.in_memory(40, 10)))
+    assert code == 0
+    assert seen and seen[0] > 1000, seen
+    assert gc.get_freeze_count() == 0
+
+
+def test_an_application_that_froze_objects_itself_keeps_them_frozen() -> None:
+    """The drive loop neither freezes more nor unfreezes when the application already froze objects."""
+    gc.freeze()
+    try:
+        before = gc.get_freeze_count()
+        seen: list[int] = []
+
+        async def main(app: InlineApp) -> None:
+            seen.append(gc.get_freeze_count())
+
+        asyncio.run(InlineApp(AppOptions()).run_headless(main, Renderer.in_memory(40, 10)))
+        # Frozen objects freed meanwhile leave the count: it may shrink, but a second freeze would grow it
+        # by the objects made since, and an unfreeze would empty it.
+        assert len(seen) == 1 and seen[0] <= before, (seen, before)
+        assert gc.get_freeze_count() > before // 2, (gc.get_freeze_count(), before)
+    finally:
+        gc.unfreeze()

@@ -106,7 +106,7 @@ class PlainWriter:
 
     def _row(self, row: LogRow) -> None:
         entry = row.entry
-        text = entry.text[row.start : row.end].rstrip("\n")
+        text = entry.piece(row.start, row.end).rstrip("\n")
         last = row.end >= entry.shown_end
         if self.jsonl:
             # A row that continues a logical line (wider than _UNWRAPPED cells) joins without a newline.

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import io
 import logging
 import math
@@ -115,7 +116,7 @@ class AppOptions:
     keys as usual) but writes nothing; the application writes its own event stream (the llm-do modes)."""
 
 
-_TICK_WORK = 0.03  # seconds of rendering streamed text per tick under a flood (keys wait at most about this)
+_TICK_WORK = 0.02  # seconds of rendering streamed text per tick under a flood (keys wait at most about this)
 _BUDGET_START, _BUDGET_MIN, _BUDGET_MAX = 16_384, 1_024, 4_000_000  # characters of streamed text per tick
 _MEASURED_CHARS = 2_048  # a tick with less streamed text says little about its cost per character
 _BACKLOG_MIN = 262_144  # characters of streamed text that may wait before readers are asked to pause
@@ -302,6 +303,14 @@ class InlineApp(AppApi, SessionFeatures):
         task.add_done_callback(lambda _: self._wake())
         lines = self._start_line_input()
         self._prepare_composer()
+        # A full collection traverses every tracked object, most of them the imports' and the app's setup
+        # (about 40,000): 30-50 ms of CPU here, and a key typed meanwhile waits for it.  While the UI runs,
+        # the objects alive now are left out of collections (``gc.freeze``) and given back when it ends
+        # (``gc.unfreeze``: a cycle among them dropped meanwhile is collected then).  Not when something
+        # else froze objects already (the application's own use of it is left alone).
+        frozen = gc.get_freeze_count() == 0
+        if frozen:
+            gc.freeze()
         try:
             while not task.done() and self.exit_code is None:
                 delay = self._next_delay()
@@ -314,6 +323,8 @@ class InlineApp(AppApi, SessionFeatures):
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake_event.wait(), delay)
         finally:
+            if frozen:
+                gc.unfreeze()
             if lines is not None:
                 lines.cancel()
             if self._hint_timer is not None:

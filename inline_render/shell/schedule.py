@@ -18,7 +18,9 @@ A flood is also cut into ticks of bounded work: with a ``budget``, a tick
 takes at most that many characters of streamed text (the rest waits for the
 next tick, at the rate), and a key or paste that arrived behind the text it
 leaves waits for nothing but text: it is taken now (a delta changes no
-dialog, focus or composer, so a key means the same before or after it).
+dialog, focus or composer, so a key means the same before or after it), and
+that tick takes at most ``KEY_SHARE`` of the budget of text, so the key is on
+the screen after a short tick, not after a full one.
 ``backlog`` (streamed characters waiting) lets a reader stop reading while the
 UI is behind, so a flood waits in the runtime's pipe, not in our memory.
 """
@@ -30,9 +32,10 @@ from collections.abc import Iterable
 
 from ..inputs import Input, Key, LogDelta, Paste, Resize
 
-__all__ = ["DEFAULT_MAX_RATE", "TickScheduler", "coalesce"]
+__all__ = ["DEFAULT_MAX_RATE", "KEY_SHARE", "TickScheduler", "coalesce"]
 
 DEFAULT_MAX_RATE = 60.0
+KEY_SHARE = 8  # a tick taking a key takes at most 1/KEY_SHARE of the budget of streamed text
 
 
 class TickScheduler:
@@ -93,6 +96,12 @@ class TickScheduler:
 
 def _within(inputs: list[Input], budget: int) -> tuple[list[Input], list[Input]]:
     """What a tick takes of ``inputs`` with ``budget`` characters of streamed text, and what waits."""
+    for item in inputs:
+        if isinstance(item, (Key, Paste)):
+            budget //= KEY_SHARE  # a key waits behind text only (or none): a short tick shows it sooner
+            break
+        if type(item) is not LogDelta:
+            break  # a key behind anything else keeps its place: a full tick
     taken: list[Input] = []
     rest: list[Input] = []
     only_text = True  # nothing but streamed text waits so far
