@@ -22,7 +22,16 @@ from .style import DEFAULT, Row, Segment, styled
 from .text import WidthPolicy, clip_to_width, flatten, sanitize, wrap_line
 from .theme import DANGER, DIM, HINT, SELECTED, TITLE
 
-__all__ = ["ConfirmDialog", "Dialog", "DialogView", "FormDialog", "PickDialog", "PromptDialog", "open_dialog"]
+__all__ = [
+    "ConfirmDialog",
+    "Dialog",
+    "DialogView",
+    "FormDialog",
+    "PickDialog",
+    "PromptDialog",
+    "open_dialog",
+    "wrapped_message",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +59,11 @@ def _wrapped(text: str, width: int, policy: WidthPolicy, style: object, indent: 
             rows.append((Segment(indent, DEFAULT), Segment(piece, style)) if piece else ())  # type: ignore[arg-type]
             start = end
     return tuple(rows)
+
+
+def wrapped_message(text: str, width: int, policy: WidthPolicy) -> tuple[Row, ...]:
+    """A dialog's plain message: sanitized, tabs expanded, word-wrapped under a two-space indent."""
+    return _wrapped(text, width, policy, DEFAULT)
 
 
 # A styled message (trusted ANSI) is wrapped once per (text, width), as a plain one is.

@@ -25,7 +25,7 @@ from .errors import InvalidInput
 from .inputs import FormField, FormRequest
 from .outputs import FormAnswer, FormValue
 from .style import DEFAULT, Row, Segment, styled
-from .text import WidthPolicy, clip_to_width, flatten, sanitize, wrap_line
+from .text import WidthPolicy, clip_to_width, flatten
 from .theme import DANGER, DIM, HINT, SELECTED, TITLE
 
 if TYPE_CHECKING:
@@ -220,15 +220,11 @@ class FormDialog:
 
     def render(self, width: int, policy: WidthPolicy) -> DialogView:
         """Title, message, one row per field (the focused one with its description and error), the hint."""
-        from .dialogs import DialogView  # here, not at the top: dialogs imports this module for its union
+        from .dialogs import DialogView, wrapped_message  # here: dialogs imports this module for its union
 
         rows: list[Row] = [styled(clip_to_width("? " + flatten(self.request.title), width, policy)[0], TITLE)]
-        for line in sanitize(self.request.message).split("\n") if self.request.message else ():
-            start = 0
-            for end in wrap_line(line, max(1, width - 2), policy):
-                piece, _ = clip_to_width(line[start:end].rstrip(" "), max(0, width - 2), policy)
-                rows.append((Segment("  "), Segment(piece)) if piece else ())
-                start = end
+        if self.request.message:  # wrapped as every dialog's message (tabs expanded: a tab never reaches the wire)
+            rows.extend(wrapped_message(self.request.message, width, policy))
         focus_row, cursor = len(rows), None
         for index, field in enumerate(self.request.fields):
             focused = index == self.focus

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from inline_render import Key, Paste, Resize
+from inline_render import Key, Paste, Renderer, Resize
 from inline_render.errors import InvalidInput
 from inline_render.forms import FormDialog, convert_value, finish_values, open_form
 from inline_render.inputs import FormField, FormRequest
@@ -216,3 +216,11 @@ def test_jsonl_form_record_and_answer() -> None:
     dialog, answer = (json.loads(line) for line in stream.getvalue().splitlines())
     assert dialog == {"type": "dialog", "dialog": "form", "id": "f4", "title": "t", "fields": ["n", "ok"]}
     assert answer == {"type": "form.answer", "id": "f4", "values": {"n": 4, "ok": True}}
+
+
+def test_a_tab_in_a_forms_message_never_reaches_the_terminal() -> None:
+    """A form's message is wrapped as every dialog's: a tab is expanded, not written raw (the machine found it)."""
+    renderer = Renderer.in_memory(40, 12)
+    renderer.feed([FormRequest(id="f", title="t", fields=(FormField(name="n"),), message="a\tb")])
+    assert b"\t" not in bytes(renderer.backend.sink.data)  # type: ignore[union-attr]
+    assert "  a    b" in renderer.terminal.screen_lines()
