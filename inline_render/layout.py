@@ -347,7 +347,7 @@ def _draws_alike(old: LogRow, new: LogRow) -> bool:
     if a.lineage is None or a.lineage is not b.lineage or a.view is not None or b.view is not None:
         return False
     end = new.end if a.kind != "diff" else max(new.end, new.line_start + 5)
-    return a.base == b.base and a.kind == b.kind and end <= len(a.text) and end <= len(b.text)
+    return a.base == b.base and a.kind == b.kind and end <= a.size and end <= b.size
 
 
 def _draw_frame(state: AppState, layout: Layout) -> tuple[Frame, int]:
