@@ -16,8 +16,11 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ne
 
 
 def test_keys_typed_during_a_flood_appear_at_once_and_memory_stays_bounded() -> None:
-    """400 KB of 100-character parts as fast as the pipe takes them: every key echoes, most within 50 ms."""
-    run = run_flood(400_000, keys=15, timeout=90.0)
+    """1.2 MB of 100-character parts as fast as the pipe takes them: every key echoes, most within 50 ms.
+
+    The flood has to outlast the keys (typed 50 ms or more apart): 400 KB took 0.6 s once the flood got
+    faster, too short for ten of them."""
+    run = run_flood(1_200_000, keys=15, timeout=90.0)
     assert run.finished, "the flood's last part never reached the terminal"
     assert len(run.latencies) >= 10, run.latencies
     latencies = sorted(run.latencies)
