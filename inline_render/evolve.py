@@ -134,7 +134,8 @@ def fast_init(cls: type[T]) -> type[T]:
     twin = _twin(cls) if len(fields) >= 5 else None
     slow: list[str] = []  # the descriptor calls, for an instance of a subclass (its own layout)
     if twin is not None:
-        scope.update(_set_class=object.__dict__["__class__"].__set__, _twin_cls=twin, _cls=cls)
+        # vars(object), not object.__dict__: mypyc 2.4 crashes on an attribute of object.__dict__ (the compiled build)
+        scope.update(_set_class=vars(object)["__class__"].__set__, _twin_cls=twin, _cls=cls)
         body.append("    if type(self) is not _cls:")
         body.append("        return _slow(self, " + ", ".join(field.name for field in fields) + ")")
         body.append("    _set_class(self, _twin_cls)")
