@@ -455,7 +455,7 @@ def _retained(renderer: Renderer) -> dict[str, int]:
     render = renderer.state.render
     return {
         "pending_entries": len(log.entries),
-        "pending_chars": sum(len(e.text) for e in log.entries) - log.head,
+        "pending_chars": sum(e.size for e in log.entries) - log.head,
         "inserted_until": render.inserted_until,
         "wrapped_total": render.wrapped_total,
     }

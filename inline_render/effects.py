@@ -225,21 +225,12 @@ class _Planner:
         """
         row = max(0, min(row, self.rows - 1))
         current_row, current_col = self.cursor
-        down = row > current_row
-        if down and col is None:
-            col = max(0, min(current_col, self.columns - 1))
-        elif not down and col == current_col:
-            col = None
-        if row == current_row and col is None:
+        if col is None:  # keep the column (inside the screen: line feeds need it set again)
+            col = current_col if row <= current_row else max(0, min(current_col, self.columns - 1))
+        if row == current_row and col == current_col:
             return
         self.change()
-        if down:
-            self.ops.extend([_LINE_FEED] * (row - current_row))
-        elif row < current_row:
-            self.ops.append(_MOVES.get((row - current_row, None)) or _move_by(row - current_row, None))
-        if col is not None:
-            self.ops.append(_MOVES.get((0, col)) or _move_by(0, col))
-        self.cursor = (row, current_col if col is None else col)
+        self.cursor = _move(self.ops, current_row, current_col, row, col, self.rows - 1)
 
     def line_feeds(self, count: int, inserted: bool) -> int:
         """``count`` line feeds; returns how many moved the cursor down (the others scrolled the screen)."""
@@ -480,16 +471,16 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Pro
                     first = index
                 row = top + index
                 if erase:
-                    at_row, at_col = _move(ops, at_row, at_col, row, 0, last, columns)
+                    at_row, at_col = _move(ops, at_row, at_col, row, 0, last)
                     ops.append(_ERASE_LINE)
                     column, segments = 0, list(new)
-                at_row, at_col = _move(ops, at_row, at_col, row, column, last, columns)
+                at_row, at_col = _move(ops, at_row, at_col, row, column, last)
                 for segment in segments:
                     ops.append(Text(segment.text, segment.style))
                     column += text_width(segment.text, policy)
                 at_row, at_col = row, column if column < columns else columns
     cursor_row, cursor_col = frame.cursor
-    at_row, at_col = _move(ops, at_row, at_col, top + cursor_row, cursor_col, last, columns)
+    at_row, at_col = _move(ops, at_row, at_col, top + cursor_row, cursor_col, last)
     if screen.cursor_visible is not True:
         ops.append(_SHOW_CURSOR)
     if len(ops) > 1:
@@ -514,9 +505,10 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Pro
     return plan, Projection(screen, 0)
 
 
-def _move(ops: list[Op], at_row: int, at_col: int, row: int, col: int, last: int, columns: int) -> tuple[int, int]:
-    """``_Planner.move(row, col)`` from the cursor at (``at_row``, ``at_col``) with synchronized output (nothing
-    to hide first): appends its operations and returns the cursor after them."""
+def _move(ops: list[Op], at_row: int, at_col: int, row: int, col: int, last: int) -> tuple[int, int]:
+    """The operations that move the cursor from (``at_row``, ``at_col``) to (``row``, ``col``), ``row`` within
+    0..``last``, appended to ``ops``; the cursor after them.  Up is ``CUU``, down is line feeds, the column
+    is its own operation after them (see ``_Planner.move``)."""
     row = max(0, min(row, last))
     if row > at_row:
         ops.extend([_LINE_FEED] * (row - at_row))

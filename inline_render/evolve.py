@@ -34,27 +34,30 @@ def _copier(cls: type, changed: tuple[str, ...]) -> _Copier:
     unknown = sorted(set(changed) - set(slots))
     if unknown:
         raise TypeError(f"{cls.__name__} has no field {', '.join(unknown)}")
-    twin = _twin(cls)
-    scope: dict[str, Any] = {"_new": object.__new__, "cls": cls, "twin": twin}
-    if twin is not None:
-        # Filled as a ``twin`` with plain attribute stores, then made a ``cls`` (see _twin).
-        lines = ["def copy(obj, changes):", "    new = _new(twin)"]
-        for name in slots:
-            lines.append(f"    new.{name} = " + (f"changes[{name!r}]" if name in changed else f"obj.{name}"))
-        lines.append("    new.__class__ = cls")
+    values = {name: f"changes[{name!r}]" for name in changed}
+    scope: dict[str, Any] = {"cls": cls, "twin": _twin(cls)}
+    if scope["twin"] is not None:
+        lines = ["def copy(obj, changes):", *_twin_copy(slots, values, scope)]
     else:
         scope["_new"] = cls.__new__
         lines = ["def copy(obj, changes):", "    new = _new(cls)"]
         for index, name in enumerate(slots):
-            value = f"changes[{name!r}]" if name in changed else f"obj.{name}"
-            lines.append(f"    _set{index}(new, {value})")
+            lines.append(f"    _set{index}(new, {values.get(name, f'obj.{name}')})")
             # The slot's own descriptor: what object.__setattr__ ends up calling, without the name lookup.
             scope[f"_set{index}"] = cls.__dict__[name].__set__
-    lines.append("    return new")
+        lines.append("    return new")
     exec("\n".join(lines), scope)  # the source is made of the class's own slot names
     copier: _Copier = scope["copy"]
     _COPIERS[cls, changed] = copier
     return copier
+
+
+def _twin_copy(slots: tuple[str, ...], values: dict[str, str], scope: dict[str, Any]) -> list[str]:
+    """The body of a copy filled as a ``twin`` with plain stores, then made a ``cls`` (see ``_twin``): each slot
+    from ``values`` (source text by name), else from ``obj``."""
+    scope["_new"] = object.__new__
+    lines = ["    new = _new(twin)", *(f"    new.{name} = {values.get(name, f'obj.{name}')}" for name in slots)]
+    return [*lines, "    new.__class__ = cls", "    return new"]
 
 
 _TWINS: dict[type, type | None] = {}
@@ -90,17 +93,12 @@ def copier(cls: type[T], *names: str) -> Callable[..., T]:
     changes = ", ".join(f"_v{index}" for index in range(len(names)))
     inner = _COPIERS.get((cls, names)) or _copier(cls, names)
     pairs = ", ".join(f"{name!r}: _v{index}" for index, name in enumerate(names))
-    if _twin(cls) is None:  # the dictionary the general copier reads
-        scope: dict[str, Any] = {"_inner": inner}
+    scope: dict[str, Any] = {"cls": cls, "twin": _twin(cls), "_inner": inner}
+    if scope["twin"] is None:  # the dictionary the general copier reads
         exec(f"def copy(obj, {changes}):\n    return _inner(obj, {{{pairs}}})", scope)
     else:
-        scope = {"_new": object.__new__, "cls": cls, "twin": _twin(cls)}
-        given = dict(zip(names, (f"_v{index}" for index in range(len(names))), strict=True))
-        lines = [f"def copy(obj, {changes}):", "    new = _new(twin)"]
-        for name in cls.__dict__["__slots__"]:
-            lines.append(f"    new.{name} = {given.get(name, f'obj.{name}')}")
-        lines += ["    new.__class__ = cls", "    return new"]
-        exec("\n".join(lines), scope)
+        values = {name: f"_v{index}" for index, name in enumerate(names)}
+        exec("\n".join([f"def copy(obj, {changes}):", *_twin_copy(cls.__dict__["__slots__"], values, scope)]), scope)
     result: Callable[..., T] = scope["copy"]
     return result
 

@@ -195,10 +195,10 @@ def _group(
         piece = _squeeze(rows[k])
         if accept(piece):
             return piece
-        for alternate in alternates[k]:
-            if accept(_squeeze(alternate)):
+        for alternate in map(_squeeze, alternates[k]):
+            if accept(alternate):
                 used.add(k)
-                return _squeeze(alternate)
+                return alternate
         return None
 
     first = fits(i, target.startswith)
@@ -253,8 +253,11 @@ def check(
     while i < len(rows):
         row = rows[i]
         ident = _ident(row)
-        if not row.strip() or "" in alternates[i]:
-            used.update([i] if row.strip() else [])
+        if not row.strip():
+            i += 1
+            continue
+        if "" in alternates[i]:  # nothing but a stale tail
+            used.add(i)
             i += 1
             continue
         if ident is None or ident not in wanted:
