@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .composer import Composer
 from .dialogs import Dialog
@@ -20,8 +21,7 @@ RECENT_FRAMES = 4  # frames whose written rows a resize distrusts when frames we
 DialogRequest = ConfirmRequest | PromptRequest | PickRequest | FormRequest
 
 
-@dataclass(frozen=True, slots=True)
-class FrameRecord:
+class FrameRecord(NamedTuple):  # a tuple: one is built per frame, a status tick's too (0.3 µs, not 1)
     """A frame as written, with the screen it was planned for: the viewport's ``top`` row, the rows
     ``drawn`` on it, their width ``columns``, the screen's ``rows`` and the ``cursor`` (row, column),
     all before the frame; then its operations and the log rows it inserted into scrollback."""

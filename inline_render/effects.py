@@ -51,6 +51,8 @@ from .text import WidthPolicy, common_prefix, text_width
 
 __all__ = ["EffectResult", "Projection", "plan_terminal_effects", "settle"]
 
+_new = tuple.__new__  # a NamedTuple's own __new__ is a Python call
+
 # Operations without fields are values: one instance each, not one per tick.
 _BEGIN_SYNC, _END_SYNC, _CANCEL = BeginSync(), EndSync(), Cancel()
 _HIDE_CURSOR, _SHOW_CURSOR = HideCursor(), ShowCursor()
@@ -526,7 +528,7 @@ def _record(state: AppState, ops: Sequence[Op], inserted: tuple[LogRow, ...]) ->
     screen = state.screen
     drawn = screen.drawn or ()
     cursor = screen.cursor if screen.cursor is not None else (screen.top + max(0, len(drawn) - 1), 0)
-    return FrameRecord(screen.top, drawn, state.columns, state.rows, cursor, tuple(ops), inserted)
+    return _new(FrameRecord, (screen.top, drawn, state.columns, state.rows, cursor, tuple(ops), inserted))
 
 
 def _move(ops: list[Op], at_row: int, at_col: int, row: int, col: int, last: int) -> tuple[int, int]:
