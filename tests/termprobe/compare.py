@@ -15,6 +15,7 @@ FAMILY = {
     "vte": TerminalFamily.VTE,
     "xtermjs": TerminalFamily.XTERMJS,
     "tmux": TerminalFamily.TMUX,
+    "screen": TerminalFamily.SCREEN,
 }
 
 
