@@ -412,8 +412,9 @@ def _screen_rewrap(
     lines: list[Line], old: int, new: int, cursor: tuple[int, int]
 ) -> tuple[list[Line], tuple[int, int], int, int]:
     """Every logical line (rows joined by their continues-into-next flag) cut again into rows of ``new`` cells:
-    each row but the last counts ``old`` cells, the last up to its last non-blank cell (or the cursor's), a
-    blank row stays one row.  The cursor's new (x, absolute row), the first and the last row of its line."""
+    each row but the last counts ``old`` cells, the last up to its last non-blank cell (a written space is
+    blank too) or the cursor's, a blank row stays one row.  The cursor's new (x, absolute row), the first and
+    the last row of its line."""
     out: list[Line] = []
     cx, cy = cursor
     moved, start, last = cursor, cy, cy
@@ -424,7 +425,7 @@ def _screen_rewrap(
         flat = [cell for line in lines[first : end - 1] for cell in line.cells[:old]]
         tail = lines[end - 1].cells[:old]
         length = len(tail)
-        while length > 0 and tail[length - 1] == "":
+        while length > 0 and tail[length - 1] in ("", " "):  # a written space is blank to screen
             length -= 1
         if end - 1 == cy:
             length = max(length, cx + 1)
