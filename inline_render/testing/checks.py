@@ -242,6 +242,8 @@ class CheckedRenderer:
         rows = terminal.rows if rows is None else rows
         pieces = [(line.cells, line.wrapped) for line in terminal.history]
         pieces += list(zip(terminal.grid[:rows], terminal.wrapped[:rows], strict=True))
+        if terminal.family is TerminalFamily.SCREEN:  # screen's flag: the row continues into the next one
+            pieces = [(cells, i > 0 and pieces[i - 1][1]) for i, (cells, _) in enumerate(pieces)]
         lines: list[list[str]] = []
         for cells, wrapped in pieces:
             row = list(cells[: terminal.columns])
