@@ -338,7 +338,10 @@ def _resize_replayed(state: AppState, item: Resize, column: int) -> AppState | N
     if len(frames) != count or not clamped(frames, met[1]):
         return None
     policy = state.config.width_policy
-    replayed = replay_frames(frames, met, (item.columns, item.rows), policy)
+    try:
+        replayed = replay_frames(frames, met, (item.columns, item.rows), policy)
+    except Exception:  # a model consulted for a better guess: if it fails, the general rules still apply
+        replayed = None
     if replayed is None or replayed.cursor[0] != row:
         return None
     theme = state.log.options.theme if state.log.options is not None else None
