@@ -161,6 +161,22 @@ def _ends(pieces: list[str]) -> list[int]:
     return ends
 
 
+# Complete results are values, and a few of them (a counter's digits: the same bytes and operations every
+# update) are most of them: shared, as effects shares its MoveBy operations.  Bounded like those.
+_COMPLETE: dict[tuple[int, int, int], EffectResult] = {}
+
+
+def _complete(nbytes: int, nops: int, inserted: int) -> EffectResult:
+    """The ``EffectResult`` of a complete write (one object per distinct triple)."""
+    key = (nbytes, nops, inserted)
+    result = _COMPLETE.get(key)
+    if result is None:
+        if len(_COMPLETE) >= 4096:
+            _COMPLETE.clear()
+        result = _COMPLETE[key] = EffectResult(nbytes, nops, inserted, True)
+    return result
+
+
 def _rows_inserted(ops: tuple[Op, ...]) -> int:
     return sum([op.rows for op in ops if type(op) is Inserted])
 
@@ -191,9 +207,10 @@ class Vt100Backend:
         return code
 
     def _style_to(self, style: Style, parts: list[str]) -> None:
-        if self._style is not style and self._style != style:
-            parts.append(self._code(style))
-            self._style = style
+        if self._style is not style:
+            if self._style != style:
+                parts.append(self._code(style))
+            self._style = style  # equal or new: the next check is by identity (see _pieces)
 
     def encode(self, plan: Plan) -> tuple[bytes, list[int]]:
         """The bytes of a plan and the byte offset at which each operation ends."""
@@ -203,21 +220,34 @@ class Vt100Backend:
 
     def _pieces(self, plan: Plan) -> list[str]:
         """The text of each operation of a plan, in order (the backend's style follows them)."""
+        return self._encode(plan.ops)[0]
+
+    def _encode(self, ops: tuple[Op, ...]) -> tuple[list[str], int]:
+        """The text of each operation, in order (the backend's style follows them), and the rows the
+        ``Inserted`` markers among them count (one pass: a write needs both)."""
         pieces: list[str] = []
-        for op in plan.ops:
+        inserted = 0
+        for op in ops:
             if type(op) is Text:  # the most frequent operation first
                 style = op.style
-                if self._style is style or self._style == style:
+                if self._style is style:
                     piece = op.text
+                elif self._style == style:
+                    # An equal style (the theme's object, not the one the backend first saw): adopt it, so the
+                    # next text compares by identity instead of calling the dataclass's field-by-field __eq__.
+                    piece = op.text
+                    self._style = style
                 else:
                     piece = self._code(style) + op.text
                     self._style = style
                 if style.link is not None:
                     piece = _hyperlink(piece, op.text, style.link)
+            elif type(op) is MoveBy:
+                piece = _move_code(op.rows, op.col)
             elif (fixed := _FIXED.get(type(op))) is not None:
                 piece = fixed
-            elif isinstance(op, MoveBy):
-                piece = _move_code(op.rows, op.col)
+                if type(op) is Inserted:
+                    inserted += op.rows
             elif isinstance(op, (EraseLine, EraseDown)):
                 parts: list[str] = []
                 self._style_to(DEFAULT, parts)  # erased cells take the current background
@@ -229,13 +259,13 @@ class Vt100Backend:
             else:  # pragma: no cover - every Op type is handled above
                 raise AssertionError(f"unknown operation {op!r}")
             pieces.append(piece)
-        return pieces
+        return pieces, inserted
 
     def write(self, plan: Plan) -> EffectResult:
         """Write a plan; never raises: a failure is reported in the result."""
         if not plan.ops and plan.fail_after is None:
             return _NOTHING_WRITTEN  # an idle tick: no bytes, no call into the sink
-        pieces = self._pieces(plan)
+        pieces, inserted = self._encode(plan.ops)
         data = "".join(pieces).encode("utf-8", "replace")
         written, error = len(data), None
         try:
@@ -250,7 +280,7 @@ class Vt100Backend:
         except OSError as failure:
             written, error = 0, f"terminal write failed: {failure}"
         if error is None:
-            return EffectResult(len(data), len(pieces), _rows_inserted(plan.ops), True)
+            return _complete(len(data), len(pieces), inserted)
         self._style = None
         ends = _ends(pieces)  # where each operation ends: only a failure needs them
         done = 0

@@ -49,6 +49,9 @@ from .theme import draw_log_rows
 
 __all__ = ["EffectResult", "Projection", "plan_terminal_effects", "settle"]
 
+# ``Segment(text, style)`` through its NamedTuple ``__new__`` is a Python call; ``tuple.__new__`` builds the same tuple.
+_new = tuple.__new__
+
 # Operations without fields are values: one instance each, not one per tick.
 _BEGIN_SYNC, _END_SYNC, _CANCEL = BeginSync(), EndSync(), Cancel()
 _HIDE_CURSOR, _SHOW_CURSOR = HideCursor(), ShowCursor()
@@ -117,6 +120,18 @@ def diff_row(old: Row | None, new: Row, width: int, policy: WidthPolicy) -> tupl
         return None
     if not old:
         return 0, list(new), False  # onto a blank row (as every row scrolled in is): write it all, erase nothing
+    if len(old) == 1 == len(new):
+        # One segment each, in the same style object, equal-length ASCII (a token counter in the status line): what
+        # the general path below gives for it (the XOR branch, index 0), without its loop and bookkeeping.  The
+        # texts differ (the rows do), so the XOR has a set bit.
+        kept, changed = old[0], new[0]
+        a, b = kept.text, changed.text
+        if kept.style is changed.style and len(a) == len(b) and a.isascii() and b.isascii():
+            xor = int.from_bytes(a.encode(), "big") ^ int.from_bytes(b.encode(), "big")
+            cut = len(a) - (xor.bit_length() + 7) // 8
+            if cut < width:
+                end = len(b) - ((xor & -xor).bit_length() - 1) // 8
+                return cut, [_new(Segment, (b[cut:end], changed.style))], False
     column = index = 0
     size = min(len(old), len(new))
     while index < size and old[index] == new[index]:
