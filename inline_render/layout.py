@@ -10,6 +10,7 @@ rows appear right under the ones before, as they will in scrollback.
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -17,7 +18,7 @@ from .app import AppState
 from .composer import TextField, render_field
 from .dialogs import DialogView, FormDialog, PromptDialog
 from .evolve import fast_init
-from .log import LogRow, log_rows
+from .log import Entry, LogRow, log_rows
 from .state import Config, RenderState, SyncPhase
 from .style import DEFAULT, Row, Segment, Style, clip_row, styled
 from .text import WidthPolicy, clip_to_width
@@ -320,34 +321,44 @@ def _reused_rows(
 ) -> list[Row]:
     """The tail's rows, each taken from the last tail where a row there draws alike (``shift``: how far the
     tail moved down the log since), else drawn.  A delta makes a new version of the streaming entry, so its
-    rows are new objects every tick, but all of them except the one the text was added to draw alike."""
+    rows are new objects every tick, but all of them except the one the text was added to draw alike.
+
+    Rows come in runs of one entry (old) against one entry (new): what the two entries allow
+    (``_alike_until``) is found once per run, so a row costs the comparison of its offsets only."""
     rows: list[Row] = []
+    pair: tuple[Entry, Entry] | None = None
+    until = -1
     for index, row in enumerate(visible):
         at = index + shift
-        if 0 <= at < len(old) and _draws_alike(old[at], row):
-            rows.append(drawn[at])
-        else:
-            rows.append(draw_log_row(row, width, policy, theme))
+        if 0 <= at < len(old):
+            before = old[at]
+            if before.start == row.start and before.end == row.end and before.line_start == row.line_start:
+                a, b = before.entry, row.entry
+                if pair is None or pair[0] is not a or pair[1] is not b:
+                    pair, until = (a, b), _alike_until(a, b)
+                if (row.end if b.kind != "diff" else max(row.end, row.line_start + 5)) <= until:
+                    rows.append(drawn[at])
+                    continue
+        rows.append(draw_log_row(row, width, policy, theme))
     return rows
 
 
-def _draws_alike(old: LogRow, new: LogRow) -> bool:
-    """``draw_log_row`` gives the same row for both (same width, policy and theme), known without drawing.
+def _alike_until(a: Entry, b: Entry) -> int:
+    """Up to which text offset a row of ``b`` draws as the row of ``a`` at the same offsets does (-1: none),
+    known without drawing (same width, policy and theme); for a diff, the line's head that picks its style
+    must lie inside that offset too.
 
-    The same offsets of one entry do; so do the same offsets of two versions of a streaming entry's text in
-    one ``lineage`` (of two such texts one is a prefix of the other) when the row, and for a diff the
-    line's head that picks its style, lie inside both texts: they draw the same characters the same way.
+    The same entry: any row.  Two versions of a streaming entry's text in one ``lineage`` (of two such texts
+    one is a prefix of the other): rows inside both texts, as they draw the same characters the same way.
     Entries are compared by identity only (comparing two versions by value compares their texts).
     """
-    if old.start != new.start or old.end != new.end or old.line_start != new.line_start:
-        return False
-    a, b = old.entry, new.entry
     if a is b:
-        return True
+        return sys.maxsize
     if a.lineage is None or a.lineage is not b.lineage or a.view is not None or b.view is not None:
-        return False
-    end = new.end if a.kind != "diff" else max(new.end, new.line_start + 5)
-    return a.base == b.base and a.kind == b.kind and end <= a.size and end <= b.size
+        return -1
+    if a.base != b.base or a.kind != b.kind:
+        return -1
+    return min(a.size, b.size)
 
 
 def _draw_frame(state: AppState, layout: Layout) -> tuple[Frame, int]:
