@@ -13,6 +13,7 @@ import functools
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .app import AppState
 from .composer import TextField, render_field
@@ -115,7 +116,44 @@ def compute_layout(state: AppState) -> Layout:
     return layout
 
 
-def _compute_layout(state: AppState) -> Layout:
+class _Regions(NamedTuple):
+    """The viewport's regions other than the log tail, and the composer's rows."""
+
+    height: int
+    prompt: str
+    composer: tuple[str, ...]
+    cursor_row: int
+    cursor_col: int
+    composer_height: int
+    composer_offset: int
+    status_height: int
+    above: tuple[str, ...]
+    below: tuple[str, ...]
+    dialog: DialogView | None
+    dialog_height: int
+    dialog_shown: tuple[int, ...]
+    log_height: int
+
+
+# The last regions and what they were placed from (compared by identity).  A streamed delta changes the log
+# only: the composer's rows, the widgets and the dialog are not placed again (the composer's rows were a
+# cache lookup that hashed and compared the composer by value on every tick).  One entry, strong references.
+_LAST_REGIONS: dict[None, tuple[Config, int, int, object, object, object, _Regions]] = {}
+
+
+def _regions(state: AppState) -> _Regions:
+    """Place every region but the log tail (which gets the rows left: ``log_height``)."""
+    last = _LAST_REGIONS.get(None)
+    if (
+        last is not None
+        and last[3] is state.composer
+        and last[5] is state.widgets
+        and last[4] is state.dialog
+        and last[0] is state.config
+        and last[1] == state.columns
+        and last[2] == state.rows
+    ):
+        return last[6]
     config = state.config
     width, policy = state.columns, config.width_policy
     height = min(config.viewport_height, state.rows)
@@ -136,8 +174,18 @@ def _compute_layout(state: AppState) -> Layout:
         room = max(rest - config.min_log_rows, min(2, rest))
         dialog_height = min(len(dialog.rows), room)
         dialog_shown = _dialog_rows(len(dialog.rows), dialog_height, dialog.focus)
-    log_height = rest - dialog_height
+    regions = _Regions(
+        height, prompt, texts, cursor_row, cursor_col, composer_height, composer_offset, status_height,
+        above, below, dialog, dialog_height, dialog_shown, rest - dialog_height,
+    )  # fmt: skip
+    _LAST_REGIONS[None] = (config, state.columns, state.rows, state.composer, state.dialog, state.widgets, regions)
+    return regions
 
+
+def _compute_layout(state: AppState) -> Layout:
+    width, policy = state.columns, state.config.width_policy
+    regions = _regions(state)
+    log_height = regions.log_height
     pending, committed = log_rows(state.log, width, policy)
     render = state.render
     inserted = render.inserted_until
@@ -169,21 +217,21 @@ def _compute_layout(state: AppState) -> Layout:
     # Positional arguments, named in the comments: binding 14 keywords cost more than setting the fields.
     return Layout(
         width,  # columns
-        height,  # height
+        regions.height,  # height
         log_height,  # log_height
-        dialog_height,  # dialog_height
-        status_height,  # status_height
-        composer_height,  # composer_height
-        above,  # above
-        below,  # below
+        regions.dialog_height,  # dialog_height
+        regions.status_height,  # status_height
+        regions.composer_height,  # composer_height
+        regions.above,  # above
+        regions.below,  # below
         render,  # render
         pending[start - inserted :],  # visible
         pending[: insert_end - inserted],  # to_insert
-        dialog,  # dialog
-        dialog_shown,  # dialog_shown
-        texts,  # composer
-        composer_offset,  # composer_offset
-        (cursor_row - composer_offset, cursor_col + len(prompt)),  # composer_cursor
+        regions.dialog,  # dialog
+        regions.dialog_shown,  # dialog_shown
+        regions.composer,  # composer
+        regions.composer_offset,  # composer_offset
+        (regions.cursor_row - regions.composer_offset, regions.cursor_col + len(regions.prompt)),  # composer_cursor
     )
 
 
