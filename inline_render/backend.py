@@ -187,8 +187,18 @@ class Vt100Backend:
     def __init__(self, sink: Sink | Callable[[bytes], int | None], color_depth: ColorDepth | None = None) -> None:
         self.sink = sink
         self.color_depth = color_depth or ColorDepth.from_env() or ColorDepth.DEPTH_8_BIT
-        self._style: Style | None = None  # the terminal's current attributes, None when unknown
+        # The terminal's current attributes (None when unknown): the style object last written, and the *known*
+        # style of its value (the first object seen of it), so that equal styles compare by identity.
+        self._style: Style | None = None
+        self._current: Style | None = None
         self._codes: dict[Style, str] = {}
+        # Every style object written (by ``id``): (the object, the known style of its value, its code).  A frame
+        # holds a few style objects, often equal ones from different places (the theme's, the log's), and a
+        # status line switches between two of them on every update: the value's hash, comparison and code are
+        # looked up once per object instead of per text written.  The entry holds the object, so its ``id`` is
+        # not reused while the entry lives; bounded like the other caches.
+        self._seen: dict[int, tuple[Style, Style, str]] = {}
+        self._known_styles: dict[Style, Style] = {}
         collector = _Collector()
         self._output = Vt100_Output(collector, lambda: Size(rows=24, columns=80), term="xterm")  # type: ignore[arg-type]
         self._collector = collector
@@ -206,11 +216,23 @@ class Vt100Backend:
             self._codes[style] = code
         return code
 
+    def _known(self, style: Style) -> tuple[Style, Style, str]:
+        """``style``, the known style of its value (the first object seen of it) and its code."""
+        seen = self._seen.get(id(style))
+        if seen is None:
+            if len(self._seen) >= 4096:
+                self._seen.clear()
+            known = self._known_styles.setdefault(style, style)
+            seen = self._seen[id(style)] = (style, known, self._code(known))
+        return seen
+
     def _style_to(self, style: Style, parts: list[str]) -> None:
-        if self._style is not style:
-            if self._style != style:
-                parts.append(self._code(style))
-            self._style = style  # equal or new: the next check is by identity (see _pieces)
+        if style is not self._style:
+            _, known, code = self._known(style)
+            if known is not self._current:
+                parts.append(code)
+                self._current = known
+            self._style = style
 
     def encode(self, plan: Plan) -> tuple[bytes, list[int]]:
         """The bytes of a plan and the byte offset at which each operation ends."""
@@ -230,15 +252,15 @@ class Vt100Backend:
         for op in ops:
             if type(op) is Text:  # the most frequent operation first
                 style = op.style
-                if self._style is style:
+                if style is self._style:
                     piece = op.text
-                elif self._style == style:
-                    # An equal style (the theme's object, not the one the backend first saw): adopt it, so the
-                    # next text compares by identity instead of calling the dataclass's field-by-field __eq__.
-                    piece = op.text
-                    self._style = style
                 else:
-                    piece = self._code(style) + op.text
+                    _, known, code = self._seen.get(id(style)) or self._known(style)
+                    if known is self._current:  # an equal style (the theme's object, not the log's)
+                        piece = op.text
+                    else:
+                        piece = code + op.text
+                        self._current = known
                     self._style = style
                 if style.link is not None:
                     piece = _hyperlink(piece, op.text, style.link)
@@ -255,7 +277,7 @@ class Vt100Backend:
                 piece = "".join(parts)
             elif isinstance(op, ResetStyle):
                 piece = "\x1b[0m"
-                self._style = DEFAULT
+                self._style, self._current = DEFAULT, self._known(DEFAULT)[1]
             else:  # pragma: no cover - every Op type is handled above
                 raise AssertionError(f"unknown operation {op!r}")
             pieces.append(piece)
@@ -281,7 +303,7 @@ class Vt100Backend:
             written, error = 0, f"terminal write failed: {failure}"
         if error is None:
             return _complete(len(data), len(pieces), inserted)
-        self._style = None
+        self._style = self._current = None
         ends = _ends(pieces)  # where each operation ends: only a failure needs them
         done = 0
         while done < len(ends) and ends[done] <= written:
