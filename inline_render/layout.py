@@ -226,7 +226,7 @@ def _compute_layout(state: AppState) -> Layout:
         regions.below,  # below
         render,  # render
         pending[start - inserted :],  # visible
-        pending[: insert_end - inserted],  # to_insert
+        pending[: insert_end - inserted] if insert_end > inserted else (),  # to_insert (usually none)
         regions.dialog,  # dialog
         regions.dialog_shown,  # dialog_shown
         regions.composer,  # composer
