@@ -23,6 +23,7 @@ from typing import cast
 import wcwidth
 
 from .app import RECENT_FRAMES, AppState, Screen
+from .bulk import draw_insert_rows, stage_blank
 from .evolve import copier, fast_init
 from .layout import Frame, Layout
 from .ops import (
@@ -45,7 +46,6 @@ from .ops import (
 from .state import CursorPhase, RenderState, SyncPhase
 from .style import Row, Segment, row_width
 from .text import WidthPolicy, common_prefix, text_width
-from .theme import draw_log_rows
 
 __all__ = ["EffectResult", "Projection", "plan_terminal_effects", "settle"]
 
@@ -341,7 +341,7 @@ class _Planner:
         """
         options = self.state.log.options
         theme = options.theme if options is not None else None
-        rows = draw_log_rows(layout.to_insert, self.columns, self.policy, theme)
+        rows = draw_insert_rows(layout.to_insert, self.columns, self.policy, theme)
         if not rows:
             return
         self.moved = True
@@ -353,8 +353,13 @@ class _Planner:
         position = 0
         while position < len(rows):
             count = min(len(rows) - position, height)
-            for index in range(count):
-                self.update_row(index, rows[position + index])
+            if position:  # the last line feeds left every viewport row blank: the bulk path (bulk.py)
+                chunk, at, last = rows[position : position + count], self.cursor, self.rows - 1
+                self.cursor, first = stage_blank(self.ops, chunk, self.top, at, self.columns, last, self.policy)
+                self.first_written = min(self.first_written, first)
+            else:
+                for index in range(count):
+                    self.update_row(index, rows[position + index])
             self.move(self.top + height - 1, None)
             self.top += self.line_feeds(count, inserted=True)
             self.drawn = self.drawn[count:] + [()] * count

@@ -1,0 +1,135 @@
+"""The bulk path of an insertion of many rows (issue 14's flood): the same rows and operations, built in one go.
+
+A flood inserts about 1,350 rows per 100 KB of text, ``height`` rows at a time: the rows of every chunk but
+the first are staged on viewport rows that the previous chunk's line feeds left blank, so what
+``effects._Planner.update_row`` does for each (diff against the blank row, move there, write it) is known
+without diffing: a move to the row's column 0, then one ``Text`` per segment.  ``stage_blank`` appends
+exactly those operations, and ``draw_insert_rows`` draws the rows as ``theme.draw_log_rows`` does, without
+its per-row cache (rows that leave for scrollback are drawn once, so caching them only evicts the
+viewport's rows) and with each entry's prefix looked up once.  Output is byte-identical:
+``tests/test_bulk_insert.py`` compares both with the per-row path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .log import LogRow
+from .ops import LineFeed, MoveBy, Op, Text
+from .style import DEFAULT, Row, Segment, Style
+from .text import WidthPolicy, clip_to_width, text_width
+from .theme import draw_log_rows, prefix_for
+from .themes import Theme
+
+__all__ = ["draw_insert_rows", "stage_blank"]
+
+_LINE_FEED = LineFeed()
+_TO_COLUMN_0 = MoveBy(0, 0)
+_new = tuple.__new__  # a NamedTuple's own __new__ is a Python call per segment
+
+
+def draw_insert_rows(rows: Sequence[LogRow], width: int, policy: WidthPolicy, theme: Theme | None = None) -> list[Row]:
+    """``theme.draw_log_rows(rows, ...)``, equal row for row (plain rows of a kind other than ``diff`` drawn here,
+    the others by ``draw_log_rows``)."""
+    out: list[Row] = []
+    append = out.append
+    current: object = None
+    fast = False
+    base = 0
+    first_prefix = rest_prefix = ""
+    first_lead: Segment | None = None  # the prefix segment of a first row; None: no prefix segment
+    rest_lead: Segment | None = None  # the same for continuation rows (written only before some text)
+    text_style: Style = DEFAULT
+    for row in rows:
+        entry, _, start, end = row
+        if entry is not current:
+            current = entry
+            fast = entry.view is None and entry.kind != "diff"
+            if fast:
+                # What theme._draw_row decides per row from the kind alone, decided once per entry.
+                glyph, prefix_style, text_style = prefix_for(entry.kind, theme)
+                first_prefix = "" if width <= len(glyph) else glyph
+                rest_prefix = "" if width <= len(glyph) else " " * len(glyph)
+                first_lead = _lead(first_prefix, prefix_style)
+                rest_lead = _lead(rest_prefix, prefix_style)
+                base = entry.base
+        if not fast:
+            append(draw_log_rows((row,), width, policy, theme)[0])
+            continue
+        if start == 0 and base == 0:
+            prefix, lead = first_prefix, first_lead
+        else:
+            prefix, lead = rest_prefix, rest_lead
+        text = entry.piece(start, end).rstrip("\n")
+        room = width - len(prefix)
+        if len(text) > room or not text.isascii():
+            text, _ = clip_to_width(text, room, policy)
+        text = text.rstrip(" ")
+        if text:
+            segment: Segment = _new(Segment, (text, text_style))
+            append((segment,) if lead is None else (lead, segment))
+        elif lead is not None and prefix.strip():
+            append((lead,))
+        else:
+            append(())
+    return out
+
+
+def _lead(prefix: str, style: Style) -> Segment | None:
+    """The segment a prefix is written as: in its style when it shows a glyph, blanks in the default style."""
+    if not prefix:
+        return None
+    lead: Segment = _new(Segment, (prefix, style if prefix.strip() else DEFAULT))
+    return lead
+
+
+def stage_blank(
+    ops: list[Op], rows: Sequence[Row], top: int, cursor: tuple[int, int], columns: int, last: int, policy: WidthPolicy
+) -> tuple[tuple[int, int], int]:
+    """Append the operations that write ``rows`` onto the blank viewport rows ``top``, ``top + 1``, ...
+
+    What ``_Planner.update_row`` gives for each row on a blank one: nothing for an empty row; else a move
+    to the row's column 0 (up: ``CUU`` then the column; down: line feeds then the column), then each
+    segment.  Returns the cursor afterwards and the index of the first row written (``len(rows)``: none).
+    """
+    at_row, at_col = cursor
+    first = len(rows)
+    written: Row = ()
+    lead: Segment | None = None  # the last row's first segment when more followed it (a prefix) ...
+    lead_op: Op = _TO_COLUMN_0  # ... and its operation
+    for index, row in enumerate(rows):
+        if not row:
+            continue
+        target = max(0, min(top + index, last))
+        if index < first:
+            first = index
+        if written and target <= at_row:  # (a viewport cut by the screen's end) the cursor's column matters
+            at_col = _end_column(written, columns, policy)
+        if target > at_row:
+            ops.extend([_LINE_FEED] * (target - at_row))
+            ops.append(_TO_COLUMN_0)
+        elif target < at_row:
+            ops.append(MoveBy(target - at_row, None))
+            if at_col != 0:
+                ops.append(_TO_COLUMN_0)
+        elif at_col != 0:
+            ops.append(_TO_COLUMN_0)
+        for segment in row:
+            if segment is lead:
+                ops.append(lead_op)  # a prefix (one segment object per entry in draw_insert_rows): one operation
+            else:
+                ops.append(Text(segment[0], segment[1]))
+                if len(row) > 1 and segment is row[0]:
+                    lead, lead_op = segment, ops[-1]
+        at_row, written = target, row  # the column is measured when needed: once, for the last row written
+    if written:
+        at_col = _end_column(written, columns, policy)
+    return (at_row, at_col), first
+
+
+def _end_column(row: Row, columns: int, policy: WidthPolicy) -> int:
+    """The cursor's column after writing ``row`` from column 0 (``columns``: the pending wrap past the end)."""
+    column = 0
+    for text, _ in row:
+        column += text_width(text, policy)
+    return column if column < columns else columns

@@ -1,0 +1,115 @@
+"""The bulk insertion path (bulk.py) writes exactly what the per-row path wrote (issue 14's flood)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from inline_render import effects
+from inline_render.bench import CountingSink, make_renderer
+from inline_render.bulk import draw_insert_rows
+from inline_render.inputs import Input, LogAppend, LogDelta, LogFinish, Resize
+from inline_render.layout import Layout
+from inline_render.log import LogState, RenderOptions, log_rows
+from inline_render.state import Config
+from inline_render.text import WidthPolicy
+from inline_render.theme import draw_log_row, draw_log_rows
+from inline_render.themes import THEMES
+
+_PIECES = ["alpha ", "beta\n", "\n", "   \n", "gamma delta ", "日本語の文 ", "e\u0301 ", "👍🏽 ", "x" * 90, "\t"]
+_PIECES += ["- a\n", "+ b\n"]
+
+
+def _text(rng: random.Random, size: int) -> str:
+    out: list[str] = []
+    while sum(map(len, out)) < size:
+        out.append(rng.choice(_PIECES))
+    return "".join(out)
+
+
+def _per_row_insert(self: effects._Planner, layout: Layout) -> None:
+    """``_Planner.insert`` as it was before the bulk path: every row drawn by ``draw_log_rows`` and staged by
+    ``update_row`` (the reference the bulk path must equal byte for byte)."""
+    options = self.state.log.options
+    theme = options.theme if options is not None else None
+    rows = draw_log_rows(layout.to_insert, self.columns, self.policy, theme)
+    if not rows:
+        return
+    self.moved = True
+    if self.visible is not False:
+        self.ops.append(effects._HIDE_CURSOR)
+        self.visible = False
+    self.hide_before_change = False
+    height = self.height
+    position = 0
+    while position < len(rows):
+        count = min(len(rows) - position, height)
+        for index in range(count):
+            self.update_row(index, rows[position + index])
+        self.move(self.top + height - 1, None)
+        self.top += self.line_feeds(count, inserted=True)
+        self.drawn = self.drawn[count:] + [()] * count
+        self.first_written = max(0, self.first_written - count)
+        self.inserted_rows += count
+        position += count
+
+
+def _flood_bytes(inputs: list[list[Input]], columns: int, rows: int, height: int, per_row: bool) -> bytes:
+    sink = CountingSink(keep=True)
+    renderer = make_renderer(columns, rows, Config(viewport_height=height, markdown=False), sink)
+    saved = effects._Planner.insert
+    if per_row:
+        effects._Planner.insert = _per_row_insert  # type: ignore[method-assign]
+    try:
+        for batch in inputs:
+            renderer.feed(batch)
+    finally:
+        effects._Planner.insert = saved  # type: ignore[method-assign]
+    assert sink.data is not None
+    return bytes(sink.data)
+
+
+@pytest.mark.parametrize(("columns", "rows", "height"), [(80, 24, 10), (20, 6, 4), (3, 5, 3), (40, 4, 4), (1, 3, 2)])
+def test_a_flood_writes_the_same_bytes_through_the_bulk_path(columns: int, rows: int, height: int) -> None:
+    """Large batches of wide, combining, blank, tabbed and over-long lines in several kinds, with a resize in
+    between: the bulk path writes the bytes of the per-row path, at several sizes (a viewport as tall as the
+    screen and 1-3 columns included)."""
+    rng = random.Random(columns * 100 + rows)
+    batches: list[list[Input]] = []
+    for number, kind in enumerate(["assistant", "text", "diff", "tool", "user"]):
+        entry = f"e{number}"
+        batches.append([LogAppend(kind, "", entry, final=False)])
+        for _ in range(6):
+            batches.append([LogDelta(entry, _text(rng, rng.randint(1, 4000)))])
+        if number == 2:
+            batches.append([Resize(max(1, columns - 1), rows)])
+        batches.append([LogFinish(entry)])
+        batches.append([LogAppend(kind, _text(rng, 3000))])
+    bulk = _flood_bytes(batches, columns, rows, height, per_row=False)
+    assert bulk == _flood_bytes(batches, columns, rows, height, per_row=True)
+    assert len(bulk) > 10_000  # the batches inserted many chunks of rows: the bulk path ran
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    texts=st.lists(st.text(alphabet=st.sampled_from("ab \n\u0301日👍\u200b-+@"), max_size=200), min_size=1, max_size=4),
+    kinds=st.lists(st.sampled_from(["assistant", "text", "diff", "status", "nope"]), min_size=4, max_size=4),
+    width=st.integers(1, 30),
+    policy=st.sampled_from(list(WidthPolicy)),
+    themed=st.booleans(),
+)
+def test_bulk_drawn_rows_equal_the_rows_drawn_one_by_one(
+    texts: list[str], kinds: list[str], width: int, policy: WidthPolicy, themed: bool
+) -> None:
+    """``draw_insert_rows`` gives ``draw_log_row`` of every row (the same cells and styles), whatever the kind,
+    width, width policy and theme."""
+    theme = next(iter(THEMES.values())) if themed else None
+    log = LogState(options=RenderOptions(markdown=False, theme=theme) if theme is not None else None)
+    for text, kind in zip(texts, kinds, strict=False):
+        log = log.append(kind, text)
+    rows = list(log_rows(log, width, policy)[0])
+    drawn = draw_insert_rows(rows, width, policy, theme)
+    assert drawn == [draw_log_row(row, width, policy, theme) for row in rows]
