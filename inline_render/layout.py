@@ -28,6 +28,8 @@ from .themes import Theme
 
 __all__ = ["Frame", "Layout", "compute_layout", "draw_frame"]
 
+_new = tuple.__new__  # builds a NamedTuple (``Segment``) without its Python-level ``__new__``
+
 
 @fast_init
 @dataclass(frozen=True, slots=True)
@@ -255,7 +257,7 @@ def _status_row(state: AppState, width: int) -> Row:
         # What _dim_row gives for sanitized ASCII, without its cache: a token counter's texts are new every
         # update and would only push the rows worth keeping (placeholder, spinner) out of it.
         text = text[:width]
-        return (Segment(text, _style(state, "status")),) if text else ()
+        return (_new(Segment, (text, _style(state, "status"))),) if text else ()  # Segment(...) is a Python call
     return _dim_row(text, width, state.config.width_policy, _style(state, "status"))
 
 
@@ -379,12 +381,12 @@ def _reused_rows(
     for index, row in enumerate(visible):
         at = index + shift
         if 0 <= at < len(old):
-            before = old[at]
-            if before.start == row.start and before.end == row.end and before.line_start == row.line_start:
-                a, b = before.entry, row.entry
+            a, line_start, start, end = old[at]
+            b, row_line_start, row_start, row_end = row  # unpacked: cheaper than four NamedTuple attribute reads
+            if start == row_start and end == row_end and line_start == row_line_start:
                 if pair is None or pair[0] is not a or pair[1] is not b:
                     pair, until = (a, b), _alike_until(a, b)
-                if (row.end if b.kind != "diff" else max(row.end, row.line_start + 5)) <= until:
+                if (row_end if b.kind != "diff" else max(row_end, row_line_start + 5)) <= until:
                     rows.append(drawn[at])
                     continue
         rows.append(draw_log_row(row, width, policy, theme))
