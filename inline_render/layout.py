@@ -337,10 +337,12 @@ def draw_frame(state: AppState, layout: Layout) -> Frame:
 
 
 # The parts of the last frame drawn from scratch, each with what it was drawn from: the log tail (its log
-# rows, compared by value: equal rows draw alike; a keystroke shows the very same rows), and the dialog and
-# composer rows with the cursor.  A part whose inputs did not change is not drawn again.
+# rows, compared by value: equal rows draw alike; a keystroke shows the very same rows), and the dialog,
+# composer and widget rows with the cursor.  A part whose inputs did not change is not drawn again.
 _LAST_TAIL: dict[None, tuple[tuple[LogRow, ...], int, int, WidthPolicy, tuple[Row, ...], Theme | None, int]] = {}
-_LAST_BELOW: dict[None, tuple[tuple[object, ...], tuple[Row, ...], tuple[Row, ...], tuple[int, int]]] = {}
+_LAST_BELOW: dict[
+    None, tuple[tuple[object, ...], tuple[Row, ...], tuple[Row, ...], tuple[int, int], tuple[Row, ...], tuple[Row, ...]]
+] = {}
 
 
 def _tail_rows(layout: Layout, policy: WidthPolicy, theme: Theme | None) -> tuple[Row, ...]:
@@ -422,14 +424,14 @@ def _draw_frame(state: AppState, layout: Layout) -> tuple[Frame, int]:
     )  # fmt: skip
     last = _LAST_BELOW.get(None)
     if last is not None and last[0] == key:
-        dialog, composer, cursor = last[1], last[2], last[3]
+        dialog, composer, cursor, above, below = last[1:]
     else:
         dialog, composer, cursor = _below(state, layout, len(tail))
-        _LAST_BELOW[None] = (key, dialog, composer, cursor)
+        style = _style(state, "status")  # widget rows are drawn like the status line
+        above = tuple(_dim_row(text, width, policy, style) for text in layout.above)
+        below = tuple(_dim_row(text, width, policy, style) for text in layout.below)
+        _LAST_BELOW[None] = (key, dialog, composer, cursor, above, below)
     status: tuple[Row, ...] = (_status_row(state, width),) if layout.status_height else ()
-    style = _style(state, "status")
-    above = tuple(_dim_row(text, width, policy, style) for text in layout.above)
-    below = tuple(_dim_row(text, width, policy, style) for text in layout.below)
     frame = Frame((*tail, *dialog, *above, *status, *composer, *below), layout.log_height, cursor)
     return frame, len(tail) + len(dialog) + len(above) if status else -1
 
