@@ -3,20 +3,36 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .composer import Composer
 from .dialogs import Dialog
 from .evolve import fast_init
 from .inputs import ConfirmRequest, FormRequest, PickRequest, PromptRequest, check_terminal_size
-from .log import LogState, RenderOptions
+from .log import LogRow, LogState, RenderOptions
+from .ops import Op
 from .state import Config, RenderState
 from .style import Row
 from .themes import theme_named
 
-__all__ = ["RECENT_FRAMES", "AppState", "Screen", "initial_state"]
+__all__ = ["RECENT_FRAMES", "AppState", "FrameRecord", "Screen", "initial_state"]
 
 RECENT_FRAMES = 4  # frames whose written rows a resize distrusts when frames were in flight (the count unknown)
 DialogRequest = ConfirmRequest | PromptRequest | PickRequest | FormRequest
+
+
+class FrameRecord(NamedTuple):  # a tuple: one is built per frame, a status tick's too (0.3 µs, not 1)
+    """A frame as written, with the screen it was planned for: the viewport's ``top`` row, the rows
+    ``drawn`` on it, their width ``columns``, the screen's ``rows`` and the ``cursor`` (row, column),
+    all before the frame; then its operations and the log rows it inserted into scrollback."""
+
+    top: int
+    drawn: tuple[Row, ...]
+    columns: int
+    rows: int
+    cursor: tuple[int, int]
+    ops: tuple[Op, ...]
+    inserted: tuple[LogRow, ...]
 
 
 @fast_init
@@ -44,6 +60,9 @@ class Screen:
     """The first row each of the last ``RECENT_FRAMES`` frames wrote to (``len(drawn)``: none), in today's
     viewport rows (a later frame's insertions moved them up).  More than one frame may be in flight at a resize: a
     tick and its follow-up redraw, or ticks the terminal had not acknowledged."""
+    recent_frames: tuple[FrameRecord, ...] = ()
+    """The last ``RECENT_FRAMES`` frames as written (aligned with ``recent_written``): a resize replays the
+    ones in flight where their moves up may have stopped at the top of a shrunk screen (``replay``)."""
     ghost_above: bool = False
     """Set by a resize on a re-wrapping terminal when rows it counted may have been re-wrapped taller: the
     re-anchor may then start inside a re-wrapped row, whose piece above stays soft-wrapped into the row
@@ -90,6 +109,9 @@ class AppState:
     ready_ids: tuple[str, ...] = ()  # tool calls whose permission.ready line is shown (the newest last)
     pushed_rows: int = 0  # this tick: committed log rows a shrinking terminal pushed into scrollback itself
     kept_rows: int = 0  # this tick: committed log rows a re-wrapping terminal kept above the re-anchored viewport
+    # This tick: a resize that replayed the frames in flight (``replay``): how many of the rows they inserted
+    # it found garbled and queued again, and the texts of the rows it found intact and counted as inserted.
+    replayed: tuple[int, tuple[str, ...]] | None = None
     screen: Screen = field(default_factory=Screen)
 
 

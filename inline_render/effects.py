@@ -17,15 +17,17 @@ inserting tick; the follow-up redraw shows it at the composer.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import cast
 
 import wcwidth
 
-from .app import RECENT_FRAMES, AppState, Screen
+from .app import RECENT_FRAMES, AppState, FrameRecord, Screen
 from .bulk import draw_insert_rows, stage_blank
 from .evolve import copier, fast_init
 from .layout import Frame, Layout
+from .log import LogRow
 from .ops import (
     Anchored,
     BeginSync,
@@ -49,8 +51,7 @@ from .text import WidthPolicy, common_prefix, text_width
 
 __all__ = ["EffectResult", "Projection", "plan_terminal_effects", "settle"]
 
-# ``Segment(text, style)`` through its NamedTuple ``__new__`` is a Python call; ``tuple.__new__`` builds the same tuple.
-_new = tuple.__new__
+_new = tuple.__new__  # a NamedTuple's own __new__ is a Python call
 
 # Operations without fields are values: one instance each, not one per tick.
 _BEGIN_SYNC, _END_SYNC, _CANCEL = BeginSync(), EndSync(), Cancel()
@@ -450,12 +451,18 @@ def _plan(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projecti
         ops = [_BEGIN_SYNC, *ops, _END_SYNC]
     if state.screen.broken:
         ops = [_CANCEL, *ops]  # first: ends any escape sequence a failed write left open
+    plan = Plan(tuple(ops), state.fault)
     # The first rows the last frames wrote to, moved up by the rows this one inserted (see
     # Screen.recent_written).  A frame that writes no row counts too (as ``height``): it ages the older
     # entries, which keeps the distrust to the frames the terminal may not have read yet.
     moved = planner.inserted_rows
     older = state.screen.recent_written[1 - RECENT_FRAMES :] if state.screen.anchored else ()
     written = (*(max(0, row - moved) for row in older), planner.first_written)
+    frames = (
+        (*state.screen.recent_frames[1 - RECENT_FRAMES :], _record(state, plan.ops, layout.to_insert))
+        if state.screen.anchored
+        else ()
+    )
     # Positional arguments, named in the comments: binding 11 keywords cost more than setting the fields.
     screen = Screen(
         planner.top,  # top
@@ -469,8 +476,9 @@ def _plan(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projecti
         state.dialog is not None and layout.dialog_height > 0,  # dialog_drawn; a dialog with no row on screen is unseen
         False,  # broken
         written,  # recent_written
+        frames,  # recent_frames
     )
-    return Plan(tuple(ops), state.fault), Projection(screen, len(layout.to_insert))
+    return plan, Projection(screen, len(layout.to_insert))
 
 
 def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projection]:
@@ -517,6 +525,7 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Pro
     else:
         plan = Plan((), state.fault)
     older = screen.recent_written[1 - RECENT_FRAMES :]
+    frames = (*screen.recent_frames[1 - RECENT_FRAMES :], _record(state, plan.ops, ()))
     screen = Screen(
         top,  # top
         frame.rows,  # drawn
@@ -529,8 +538,17 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Pro
         state.dialog is not None and layout.dialog_height > 0,  # dialog_drawn
         False,  # broken
         (*older, first),  # recent_written (nothing inserted: the older entries stay where they are)
+        frames,  # recent_frames
     )
     return plan, Projection(screen, 0)
+
+
+def _record(state: AppState, ops: Sequence[Op], inserted: tuple[LogRow, ...]) -> FrameRecord:
+    """A frame as written, with the screen it was planned for (``Screen.recent_frames``)."""
+    screen = state.screen
+    drawn = screen.drawn or ()
+    cursor = screen.cursor if screen.cursor is not None else (screen.top + max(0, len(drawn) - 1), 0)
+    return _new(FrameRecord, (screen.top, drawn, state.columns, state.rows, cursor, tuple(ops), inserted))
 
 
 def _move(ops: list[Op], at_row: int, at_col: int, row: int, col: int, last: int) -> tuple[int, int]:

@@ -84,7 +84,8 @@ class Resize:
     it (not acknowledged in time), so its rows were clipped, not re-wrapped: the reflow model must not be
     trusted for this resize.  ``in_flight_frames``: how many of the last frames that may be, when known
     (the terminal acknowledged the ones before with the size they were drawn for); None: unknown, every
-    recent frame is distrusted.
+    recent frame is distrusted.  ``in_flight_columns`` x ``in_flight_rows``: the size the first frame in flight
+    met, as its acknowledgement says; None: unknown.
     """
 
     TYPE: ClassVar[str] = "resize"
@@ -93,6 +94,8 @@ class Resize:
     cursor_row: int | None = None
     frames_in_flight: bool = False
     in_flight_frames: int | None = None
+    in_flight_columns: int | None = None
+    in_flight_rows: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -419,6 +422,8 @@ _CHECKS: dict[tuple[str, str], tuple[Any, str]] = {
     ("resize", "rows"): (lambda v: 1 <= v <= MAX_TERMINAL_SIDE, f"between 1 and {MAX_TERMINAL_SIDE}"),
     ("resize", "cursor_row"): (lambda v: v is None or 0 <= v < MAX_TERMINAL_SIDE, "a row >= 0"),
     ("resize", "in_flight_frames"): (lambda v: 0 <= v <= MAX_INT, f"between 0 and {MAX_INT}"),
+    ("resize", "in_flight_columns"): (lambda v: 1 <= v <= MAX_TERMINAL_SIDE, f"between 1 and {MAX_TERMINAL_SIDE}"),
+    ("resize", "in_flight_rows"): (lambda v: 1 <= v <= MAX_TERMINAL_SIDE, f"between 1 and {MAX_TERMINAL_SIDE}"),
     ("key", "key"): (lambda v: v != "", "a non-empty key name"),
     ("log.append", "kind"): (lambda v: v in LOG_KINDS, f"one of {', '.join(LOG_KINDS)}"),
     ("notify", "notify_type"): (lambda v: v in NOTIFY_TYPES, f"one of {', '.join(NOTIFY_TYPES)}"),

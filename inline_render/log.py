@@ -27,6 +27,7 @@ __all__ = [
     "DECORATED_PREFIX_WIDTH",
     "MARKDOWN_KINDS",
     "RICH_KINDS",
+    "Again",
     "Entry",
     "LogRow",
     "LogState",
@@ -181,6 +182,15 @@ class LogRow(NamedTuple):
     end: int
 
 
+class Again(NamedTuple):
+    """Text inserted once that a resize found garbled in scrollback, to insert again (``LogState.reinsert``):
+    ``entry.text[start:end]``, from the start of a line."""
+
+    entry: Entry
+    start: int
+    end: int
+
+
 def _prepare(text: str, column: int) -> str:
     return expand_tabs(sanitize(text), column)
 
@@ -199,6 +209,7 @@ class LogState:
     head: int = 0
     next_key: int = 0
     options: RenderOptions | None = None  # None: every kind verbatim (as before Markdown)
+    again: tuple[Again, ...] = ()  # inserted before ``entries`` (``reinsert``), oldest first
 
     def _entry(
         self,
@@ -305,6 +316,9 @@ class LogState:
         """Drop the text of ``rows`` (the oldest pending rows, just inserted into scrollback)."""
         if not rows:
             return self
+        if self.again:
+            log, rows = self._advance_again(rows)
+            return log.advance(rows) if rows else log
         last = rows[-1]
         entries = self.entries
         index = 0
@@ -332,6 +346,67 @@ class LogState:
                 head -= cut
                 return evolve(self, entries=(entry, *entries[index + 1 :]), head=head, next_key=self.next_key + 1)
         return evolve(self, entries=entries[index:], head=head)
+
+    def _advance_again(self, rows: tuple[LogRow, ...]) -> tuple[LogState, tuple[LogRow, ...]]:
+        """``advance`` through the ``again`` pieces: the state without the rows inserted from them, and the
+        rows left for the entries (a piece's rows hold its own entry object, in order)."""
+        again = list(self.again)
+        used = 0
+        while again and used < len(rows):
+            entry, start, end = again[0]
+            taken = used
+            while taken < len(rows) and rows[taken].entry is entry and _within(rows[taken], start, end):
+                taken += 1
+            if taken == used:
+                break
+            last = rows[taken - 1].end
+            used = taken
+            if last >= end:
+                again.pop(0)
+            else:
+                again[0] = Again(entry, last, end)  # resumed where the insertion stopped, as ``head`` is
+        return evolve(self, again=tuple(again)), rows[used:]
+
+    def reinsert(self, rows: Sequence[LogRow]) -> LogState:
+        """Insert the text of ``rows`` (inserted already, in order) again, each line from its start.
+
+        A resize found these rows garbled in scrollback (``replay``): their lines are inserted once more,
+        whole (the garbled copy above is a ghost).  The rows of one entry version make one piece; a later
+        version of the same entry (a streamed delta) whose rows continue it extends it.
+        """
+        again = list(self.again)
+        for row in rows:
+            if again and _continues(again[-1], row):
+                kept, start, _ = again[-1]
+                again[-1] = Again(row.entry, kept.base + start - row.entry.base, row.end)  # the newer version's offsets
+            else:
+                again.append(Again(row.entry, row.line_start, row.end))
+        return evolve(self, again=tuple(again))
+
+
+def _continues(piece: Again, row: LogRow) -> bool:
+    """``row`` is of a version of the piece's entry (the same object, lineage or id) that still holds the
+    piece's start, and its line starts inside the piece: the piece can extend to it."""
+    kept, entry = piece.entry, row.entry
+    same = kept is entry or (kept.lineage is not None and kept.lineage is entry.lineage)
+    if not same and (kept.id is None or kept.id != entry.id or kept.kind != entry.kind):
+        return False
+    start = kept.base + piece.start  # where the piece starts in the entry's whole text
+    return entry.base <= start and entry.base + row.line_start <= kept.base + piece.end
+
+
+def _within(row: LogRow, start: int, end: int) -> bool:
+    """``row`` is one of the rows of ``entry.text[start:end]`` (an empty row at ``end`` included)."""
+    return start <= row.start and (row.start < end or row.start == row.end == end)
+
+
+def _again_rows(piece: Again, width: int, policy: WidthPolicy) -> tuple[LogRow, ...]:
+    """The rows of a piece at ``width``: the entry's rows from ``start``, cut at ``end``."""
+    entry, start, end = piece
+    rows = [row for row in entry_rows(entry, start, width, policy) if _within(row, start, end)]
+    if rows and rows[-1].end > end:
+        rows[-1] = rows[-1]._replace(end=end)
+    return tuple(rows)
 
 
 _TRIM_MIN = 4096  # characters: below this, keeping inserted text costs less than copying the rest
@@ -479,6 +554,10 @@ def _log_rows(log: LogState, width: int, policy: WidthPolicy) -> tuple[RowSeq[Lo
     parts: list[Part] = []
     total = 0
     committed = -1
+    for piece in log.again:  # inserted once, found garbled by a resize (committed: they were inserted)
+        rows = _again_rows(piece, width, policy)
+        parts.append((None, rows, len(rows), None))
+        total += len(rows)
     start = log.head
     for entry in log.entries:
         part: Part

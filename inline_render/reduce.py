@@ -55,6 +55,7 @@ from .inputs import (
 from .log import LogRow, LogState, log_rows
 from .outputs import Interrupt, Output
 from .preflight import is_diff_line, match_preview_header, match_ready, preview_header, ready_line
+from .replay import clamped, replay_frames
 from .spans import ansi_row
 from .state import ConfirmPhase, RenderState
 from .style import Row, row_text, row_width
@@ -288,6 +289,10 @@ def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
     else:
         index = max(0, cursor_row - screen.top)  # the viewport's rows above the cursor
     column = min(max(0, column), item.columns - 1)
+    if in_flight and screen.resized_from is None:
+        replayed = _resize_replayed(state, item, column)
+        if replayed is not None:
+            return replayed
     # With a cursor report we know the cursor's row; without one, terminals keep it unless it falls off.
     now = item.cursor_row if item.cursor_row is not None else min(cursor_row, item.rows - 1)
     # Rows a frame still in flight wrote may have been clipped or re-wrapped by a narrowing it met, and its
@@ -317,6 +322,84 @@ def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
         state.screen, top=top, cursor=(now, column), broken=True, ghost_above=ghost, resized_from=resized_from
     )
     return replace(state, columns=item.columns, rows=item.rows, screen=screen)
+
+
+def _resize_replayed(state: AppState, item: Resize, column: int) -> AppState | None:
+    """The resize when a frame in flight may have met a screen too short for its moves up (see ``replay``):
+    the frames in flight replayed on a model show which rows reached the terminal intact.  Rows they
+    inserted that did not are queued again (each line whole); committed rows found intact after them
+    count as inserted; the viewport starts below the last row found.  None: not that case, or the replay
+    does not agree with the cursor report (the general rules of ``_resize`` apply)."""
+    count, row = item.in_flight_frames, item.cursor_row
+    if count is None or row is None or item.in_flight_columns is None or item.in_flight_rows is None:
+        return None
+    frames = state.screen.recent_frames[-count:] if count else ()
+    met = (item.in_flight_columns, item.in_flight_rows)
+    if len(frames) != count or not clamped(frames, met[1]):
+        return None
+    policy = state.config.width_policy
+    try:
+        replayed = replay_frames(frames, met, (item.columns, item.rows), policy)
+    except Exception:  # a model consulted for a better guess: if it fails, the general rules still apply
+        replayed = None
+    if replayed is None or replayed.cursor[0] != row:
+        return None
+    theme = state.log.options.theme if state.log.options is not None else None
+    inserted = [log_row for frame in frames for log_row in frame.inserted]
+    width = frames[-1].columns
+    pending, committed = log_rows(state.log, width, policy)
+    candidates = [*inserted, *pending[: min(committed, frames[0].rows + len(inserted))]]
+    texts = [row_text(draw_log_row(log_row, width, policy, theme)).rstrip(" ") for log_row in candidates]
+    seen = [*replayed.history, *replayed.screen[:row]]
+    found, ends = _found_in_order(candidates, texts, seen)
+    done, log, render = len(inserted), state.log, state.render
+    if found < done:
+        found = max((start for start in ends if start <= found), default=0)  # back to the start of its line
+        log = log.reinsert(inserted[found:])
+    elif found > done:
+        counted = found - done
+        log = log.advance(tuple(pending[:counted]))
+        until = render.inserted_until + counted
+        render = replace(render, inserted_until=until, visible_start=max(render.visible_start, until))
+    after = ends.get(found, 0)  # where the rows found end in ``seen``
+    top = max(0, after - len(replayed.history))
+    screen = replace(state.screen, top=top, cursor=(row, column), broken=True, ghost_above=False, drawn=None)
+    replay_note = (done - min(found, done), tuple(texts[done:found]))
+    return replace(
+        state, columns=item.columns, rows=item.rows, log=log, render=render, screen=screen, replayed=replay_note
+    )
+
+
+def _found_in_order(rows: list[LogRow], texts: list[str], seen: list[str]) -> tuple[int, dict[int, int]]:
+    """How many of ``rows`` (from the first) are in ``seen`` in order, the rows of each line one after
+    another (a line may run on past the end of ``seen``); and, for each line start found (and the count
+    found), where in ``seen`` the rows found before it end."""
+    ends = {0: 0}
+    found, at = 0, 0
+    while found < len(rows):
+        line_end = found + 1
+        while line_end < len(rows) and _same_line(rows[line_end - 1], rows[line_end]):
+            line_end += 1
+        match = None
+        for start in range(at, len(seen)):
+            length = 0
+            while (
+                found + length < line_end
+                and start + length < len(seen)
+                and seen[start + length] == texts[found + length]
+            ):
+                length += 1
+            if length == line_end - found or (length and start + length == len(seen)):
+                match = start, length
+                break
+        if match is None:
+            break
+        start, length = match
+        found, at = found + length, start + length
+        ends[found] = at
+        if found < line_end:
+            break  # the line runs on past the end of what was seen
+    return found, ends
 
 
 def _frames_in_flight(item: Resize) -> int:
@@ -407,8 +490,8 @@ def reduce_inputs(state: AppState, inputs: Iterable[Input]) -> tuple[AppState, l
     render: RenderState = state.render
     if render.confirm_phase is ConfirmPhase.PENDING and state.screen.dialog_drawn:
         render = replace(render, confirm_phase=ConfirmPhase.ACTIVE)
-    if render is not state.render or state.log_cleared or state.pushed_rows or state.kept_rows:
-        state = evolve(state, render=render, log_cleared=False, pushed_rows=0, kept_rows=0)
+    if render is not state.render or state.log_cleared or state.pushed_rows or state.kept_rows or state.replayed:
+        state = evolve(state, render=render, log_cleared=False, pushed_rows=0, kept_rows=0, replayed=None)
     out: Outputs = []
     items = inputs if isinstance(inputs, (list, tuple)) else list(inputs)
     index = 0

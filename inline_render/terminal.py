@@ -38,6 +38,9 @@ class Cursor:
     visible: bool
 
 
+_NO_PENDING_WRAP = (TerminalFamily.XTERM, TerminalFamily.TMUX, TerminalFamily.SCREEN)
+
+
 class TestTerminal:
     """A small VT terminal with scrollback, fed bytes with ``feed``."""
 
@@ -52,7 +55,7 @@ class TestTerminal:
     ) -> None:
         self.columns, self.rows, self.policy, self.family = columns, rows, policy, family
         self.grid: list[list[str]] = [[""] * columns for _ in range(rows)]
-        self.wrapped = [False] * rows  # the row continues the one above (soft wrap or reflow split)
+        self.wrapped = [False] * rows  # continues the row above (screen: continues into the next)
         self.used = [0] * rows  # cells written (tmux cellused, VTE row length)
         self.extent = 0  # VTE: screen rows its ring holds (written or scrolled through)
         self.scrollback: list[str] = []
@@ -65,6 +68,9 @@ class TestTerminal:
         self.saved = (0, 0)
         self.violations: list[str] = []
         self.resize_pushes: list[list[str]] = []  # lines each resize moved into scrollback
+        # GNU screen shows (in copy mode and ``hardcopy -h``) only as many history lines as scrolled into it;
+        # rows a resize pushes into history are there but out of reach (``scrollback`` is what it shows).
+        self.scrolled = 0
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._pending = ""
 
@@ -176,13 +182,15 @@ class TestTerminal:
             if first in (2, 3):
                 self.violations.append(f"CSI {first}J")
             if first == 0:
-                if self.family is TerminalFamily.TMUX and self.x == 0 and self.y == 0:
+                if self.family in (TerminalFamily.TMUX, TerminalFamily.SCREEN) and self.x == 0 and self.y == 0:
                     self._scroll_on_clear()
                 self._erase_line(0, display=True)
                 self.extent = self.rows  # VTE's ring gets every row down to the bottom
                 for r in range(self.y + 1, self.rows):
                     self.grid[r] = [""] * self.columns
                     self.used[r] = 0
+                    if self.family is TerminalFamily.SCREEN:
+                        continue  # screen's erase leaves the flag (it lives past the row's last cell)
                     if self.family is not TerminalFamily.TMUX or r > self.y + 1:
                         self.wrapped[r] = False  # tmux keeps the flag on the (not cleared) cursor row
         elif final == "r":
@@ -209,11 +217,15 @@ class TestTerminal:
 
     def _scroll_on_clear(self) -> None:
         """tmux (option scroll-on-clear, on by default): clearing the whole screen from its top-left cell
-        first moves the rows down to the last one in use into history."""
+        first moves the rows down to the last one in use into history; GNU screen moves every row."""
         used = [r for r in range(self.rows) if self.used[r] or any(self.grid[r])]
-        for r in range(used[-1] + 1 if used else 0):
+        every = self.family is TerminalFamily.SCREEN
+        for r in range(self.rows if every else used[-1] + 1 if used else 0):
             self.scrollback.append(self._text(self.grid[r]))
             self.history.append(Line(list(self.grid[r]), self.wrapped[r], self.used[r]))
+            self.scrolled += 1
+        if every:
+            self.wrapped = [False] * self.rows  # screen scrolls blank rows in
 
     def _erase_line(self, mode: int, display: bool = False) -> None:
         """``ESC[{mode}K`` (or the cursor row of ``ESC[J``), with each family's answer at the pending-wrap position."""
@@ -262,6 +274,7 @@ class TestTerminal:
             wrapped, used = self.wrapped.pop(self.top), self.used.pop(self.top)
             if self.top == 0:
                 self.scrollback.append(self._text(line))
+                self.scrolled += 1
                 if self.family is not TerminalFamily.SIMPLE:
                     self.history.append(Line(line, wrapped, used))
                 if self.bottom == self.rows - 1:
@@ -290,18 +303,14 @@ class TestTerminal:
             self._attach(cluster)
             return
         if self.pending_wrap and self.autowrap:
-            self.x = 0
-            self._line_feed()
-            self.wrapped[self.y] = True
+            self._soft_wrap()
         if self.x + width > self.columns:
             if not self.autowrap and width > 1 and self.family is TerminalFamily.XTERMJS:
                 return  # xterm.js drops a wide character that cannot fit without autowrap
             if not self.autowrap:
                 self.x = max(0, self.columns - width)
             else:
-                self.x = 0
-                self._line_feed()
-                self.wrapped[self.y] = True
+                self._soft_wrap()
         row = self.grid[self.y]
         self.used[self.y] = max(self.used[self.y], min(self.columns, self.x + width))
         self.extent = max(self.extent, self.y + 1)
@@ -311,9 +320,21 @@ class TestTerminal:
             row[self.x + k] = "\0"  # the right half of a wide character
         self.x += width
         if self.x >= self.columns:
-            # xterm and tmux have no pending wrap without autowrap: the next character overwrites the last cell.
-            nowrap = not self.autowrap and self.family in (TerminalFamily.XTERM, TerminalFamily.TMUX)
+            # xterm, tmux and screen have no pending wrap without autowrap: the next character overwrites the
+            # last cell.
+            nowrap = not self.autowrap and self.family in _NO_PENDING_WRAP
             self.x, self.pending_wrap = self.columns - 1, not nowrap
+
+    def _soft_wrap(self) -> None:
+        """Autowrap to the next row.  GNU screen marks the row it leaves (it continues into the next, wherever
+        the next row goes later); the others mark the row they reach (it continues the one above)."""
+        self.x = 0
+        if self.family is TerminalFamily.SCREEN:
+            self.wrapped[self.y] = True
+            self._line_feed()
+        else:
+            self._line_feed()
+            self.wrapped[self.y] = True
 
     def _attach(self, cluster: str) -> None:
         row = self.grid[self.y]
@@ -373,9 +394,9 @@ class TestTerminal:
         if self.family is TerminalFamily.XTERMJS:
             columns = max(2, columns)  # xterm.js has at least 2 columns
         screen = [Line(c, w, u) for c, w, u in zip(self.grid, self.wrapped, self.used, strict=True)]
-        # VTE and xterm.js keep a cursor in the pending-wrap state one past the last column: a widening
+        # VTE, xterm.js and screen keep a cursor in the pending-wrap state one past the last column: a widening
         # leaves it there.
-        past = self.pending_wrap and self.family in (TerminalFamily.VTE, TerminalFamily.XTERMJS)
+        past = self.pending_wrap and self.family in (TerminalFamily.VTE, TerminalFamily.XTERMJS, TerminalFamily.SCREEN)
         x = self.x + 1 if past else self.x
         buf = Buffer(self.history + screen, len(self.history), x, self.y, self.columns, self.rows, self.extent)
         before = list(self.scrollback)
@@ -387,6 +408,9 @@ class TestTerminal:
         self.wrapped = [line.wrapped for line in screen]
         self.used = [line.used for line in screen]
         self.scrollback = [self._text(line.cells) for line in self.history]
+        if self.family is TerminalFamily.SCREEN:
+            shown = self.scrollback[max(0, len(self.scrollback) - self.scrolled) :] if self.scrolled else []
+            self.scrollback = [""] * (self.scrolled - len(shown)) + shown  # blank rows of screen's ring above
         kept = 0
         while kept < min(len(before), len(self.scrollback)) and before[kept] == self.scrollback[kept]:
             kept += 1
@@ -394,8 +418,8 @@ class TestTerminal:
         self.extent = min(buf.extent, rows)
         self.top, self.bottom = 0, rows - 1
         self.x, self.y = min(buf.x, columns - 1), min(buf.y, rows - 1)
-        # VTE keeps a cursor that a reflow put past the last cell there (the next character wraps).
-        self.pending_wrap = buf.x >= columns and self.family is TerminalFamily.VTE
+        # VTE and screen keep a cursor that a reflow put past the last cell there (the next character wraps).
+        self.pending_wrap = buf.x >= columns and self.family in (TerminalFamily.VTE, TerminalFamily.SCREEN)
 
     def dump(self) -> str:
         """The whole terminal as text, for assertion messages."""

@@ -1,6 +1,6 @@
 """What real terminals do to screen, history and cursor on a resize: one model per family.
 
-Measured on xterm 379, VTE 0.70, xterm.js 6 (headless) and tmux 3.3a with the scripted
+Measured on xterm 379, VTE 0.70, xterm.js 6 (headless), tmux 3.3a and GNU screen 4.09 with the scripted
 probes of ``tests/termprobe`` (``python -m tests.termprobe`` prints every answer), and checked
 by the differential tests of ``tests/test_terminal_models.py``:
 
@@ -22,6 +22,11 @@ xterm.js          pulls back only while the    drops rows below the cursor,  re-
 tmux              pulls back as xterm          as xterm                      re-wraps all; the
                                                                              screen is the last
                                                                              rows of the grid
+GNU screen 4.09   history + screen are one     pushes the top rows (those    re-wraps all, from the
+                  array laid out from the      below the cursor too);        last row up; rows below
+                  bottom: pulls back rows      drops bottom rows only to     the cursor drop where
+                  (blank ones past history)    keep the cursor's line on     its line would start
+                                               screen                        above the screen
 simple            never (the historical model) rows cut at the top           cut, never reflowed
 ================  ===========================  ============================  =====================
 
@@ -32,7 +37,9 @@ where a widening leaves it), but VTE's ``ESC[J`` there erases it.  Without autow
 tmux have no pending wrap at all, and xterm.js drops a wide character that does not fit.
 
 tmux (option ``scroll-on-clear``, on by default) moves the screen's rows down to the last one in use
-into history when ``ESC[J`` is sent from the top-left cell; the others just clear.
+into history when ``ESC[J`` is sent from the top-left cell, GNU screen every row; the others just clear.
+GNU screen's ``hardcopy -h`` (and copy mode) shows only as many history rows as line feeds scrolled into
+it (``TestTerminal.scrolled``): rows a resize pushes are kept but shift older rows out of reach.
 
 What makes a row a continuation (joined again when the window widens): the autowrap of a long
 line, or a split made by an earlier narrowing.  tmux forgets it when the row, or the row above, is
@@ -71,12 +78,13 @@ class TerminalFamily(enum.Enum):
     VTE = "vte"
     XTERMJS = "xtermjs"
     TMUX = "tmux"
+    SCREEN = "screen"
 
     @property
     def reflows(self) -> bool:
         """Re-wraps rows on a width change instead of cutting them (measured): a resize may then keep the
         committed rows where the terminal put them (see ``reduce._resize``)."""
-        return self in (TerminalFamily.TMUX, TerminalFamily.VTE, TerminalFamily.XTERMJS)
+        return self in (TerminalFamily.TMUX, TerminalFamily.VTE, TerminalFamily.XTERMJS, TerminalFamily.SCREEN)
 
 
 @dataclass(slots=True)
@@ -362,11 +370,83 @@ def _xtermjs_smaller(buf: Buffer, old: int, columns: int, rows: int) -> None:
     buf.lines = [item for index, line in enumerate(lines) for item in [line, *extra.get(index, [])]]
 
 
+def _screen(buf: Buffer, columns: int, rows: int) -> Buffer:
+    """GNU screen 4.09 (``ChangeWindowSize``): history and screen are one array, laid out again from its last
+    row up (bottom-aligned), so growing pulls rows (or blank rows) down from history and shrinking pushes the
+    top rows into it, rows below the cursor included; rows are dropped from the bottom only where the cursor's
+    logical line would start above the new screen.  A screen ``Line.wrapped`` says the row continues into the
+    next one (screen keeps the flag past the row's last cell), so a row whose continuation was dropped keeps it."""
+    lines, x = buf.lines, buf.x
+    cursor = buf.top + buf.y
+    addone = x >= buf.columns  # the pending-wrap column: screen keeps the cursor past the last cell
+    if addone:
+        x = buf.columns - 1
+    if columns == buf.columns:
+        start = cursor
+        while start > 0 and lines[start - 1].wrapped:
+            start -= 1
+        reach, last = rows, -1  # screen's loop stops one row later here (the cursor is clamped after)
+    else:
+        lines, (x, cursor), start, last = _screen_rewrap(lines, buf.columns, columns, (x, cursor))
+        reach = rows - 1
+    # The cursor's logical line must start on the screen: the rows below it go (at most as far as the cursor
+    # reaching the last row).
+    y = cursor - (len(lines) - rows)
+    shift = max(0, min(cursor - start, reach) - y)
+    if shift:
+        del lines[len(lines) - shift :]
+        # screen writes the cursor's line from its last row up and marks the row it writes where that last row
+        # was before the shift as the line's end (it does not move that mark with the shift).
+        if start <= last - shift < cursor:
+            lines[last - shift].wrapped = False
+    if len(lines) < rows:  # not enough history: blank rows come down from screen's empty ring
+        cursor += rows - len(lines)
+        lines = [_blank(columns) for _ in range(rows - len(lines))] + lines
+    buf.lines, buf.top = lines, len(lines) - rows
+    buf.x, buf.y = min(x + addone, columns), min(cursor - buf.top, rows - 1)
+    buf.columns, buf.rows = columns, rows
+    return buf
+
+
+def _screen_rewrap(
+    lines: list[Line], old: int, new: int, cursor: tuple[int, int]
+) -> tuple[list[Line], tuple[int, int], int, int]:
+    """Every logical line (rows joined by their continues-into-next flag) cut again into rows of ``new`` cells:
+    each row but the last counts ``old`` cells, the last up to its last non-blank cell (a written space is
+    blank too) or the cursor's, a blank row stays one row.  The cursor's new (x, absolute row), the first and
+    the last row of its line."""
+    out: list[Line] = []
+    cx, cy = cursor
+    moved, start, last = cursor, cy, cy
+    first = 0
+    for end in range(1, len(lines) + 1):
+        if end < len(lines) and lines[end - 1].wrapped:
+            continue  # the logical line goes on
+        flat = [cell for line in lines[first : end - 1] for cell in line.cells[:old]]
+        tail = lines[end - 1].cells[:old]
+        length = len(tail)
+        while length > 0 and tail[length - 1] in ("", " "):  # a written space is blank to screen
+            length -= 1
+        if end - 1 == cy:
+            length = max(length, cx + 1)
+        flat += (tail + [""] * old)[: max(1, length)]
+        begin = len(out)
+        for index in range(0, len(flat), new):
+            row = flat[index : index + new]
+            out.append(Line(row + [""] * (new - len(row)), index + new < len(flat), len(row)))
+        if first <= cy < end:
+            offset = (cy - first) * old + cx
+            moved, start, last = (offset % new, begin + offset // new), begin, len(out) - 1
+        first = end
+    return out, moved, start, last
+
+
 _FAMILIES: dict[TerminalFamily, Callable[[Buffer, int, int], Buffer]] = {
     TerminalFamily.XTERM: _xterm,
     TerminalFamily.VTE: _vte,
     TerminalFamily.XTERMJS: _xtermjs,
     TerminalFamily.TMUX: _tmux,
+    TerminalFamily.SCREEN: _screen,
 }
 
 

@@ -284,3 +284,16 @@ def test_a_dialog_too_tall_keeps_its_title_above_the_focus_row() -> None:
     app.feed([Key("up")])
     assert "  message line 9" in app.terminal.screen_lines()
     assert app.feed([Key("enter")])[0].ok is False  # type: ignore[union-attr]  # danger: default is cancel
+
+
+def test_rows_a_narrowing_shrink_pushes_are_cut_alike_in_both_emulators() -> None:
+    """A status of wide characters pushed into history by a shrink that also narrows is cut to the new width
+    in pyte as in TestTerminal (the state machine found pyte keeping ' 漢字テスト́' whole: 11 cells in 10,
+    its cut missed the wide ``ト`` because a zero-width mark came last in the cluster)."""
+    app = CheckedRenderer(30, 10)
+    app.feed([])
+    app.feed([Status(" 漢字テスト\u0301")])
+    app.feed([Resize(10, 2), Resize(1, 1)])  # checked: the history pyte shows must be the one inserted
+    assert app.pyte is not None
+    assert app.pyte.scrollback == app.terminal.scrollback
+    assert app.terminal.scrollback[-1] == " 漢字テス"

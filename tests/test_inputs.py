@@ -16,6 +16,14 @@ EXAMPLES: list[dict[str, Any]] = [
     {"type": "resize", "columns": 80, "rows": 24},
     {"type": "resize", "columns": 80, "rows": 24, "cursor_row": 3},
     {"type": "resize", "columns": 80, "rows": 24, "cursor_row": 3, "frames_in_flight": True, "in_flight_frames": 2},
+    {
+        "type": "resize",
+        "columns": 80,
+        "rows": 8,
+        "frames_in_flight": True,
+        "in_flight_columns": 60,
+        "in_flight_rows": 9,
+    },
     {"type": "key", "key": "c-c"},
     {"type": "paste", "text": "a\nb"},
     {"type": "log.append", "kind": "assistant", "text": "", "id": "a", "final": False},
@@ -86,6 +94,7 @@ def test_json_round_trip_is_exact(obj: dict[str, Any]) -> None:
         ({"type": "resize", "columns": 10**9, "rows": 5}, "field 'columns' must be between"),
         ({"type": "resize", "columns": True, "rows": 5}, "field 'columns' must be int, got bool"),
         ({"type": "resize", "columns": 9, "rows": 5, "in_flight_frames": -1}, "'in_flight_frames' must be between 0"),
+        ({"type": "resize", "columns": 9, "rows": 5, "in_flight_rows": 0}, "'in_flight_rows' must be between 1"),
         ({"type": "clock", "now": float("nan")}, "field 'now' must be a finite number"),
         ({"type": "pick.request", "id": "k", "title": "t", "options": [3]}, "must be a string or an object"),
         (

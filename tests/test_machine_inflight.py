@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import precondition, rule, run_state_machine_as_test
-from termprobe.compare import differences, run_model
+from termprobe.compare import differences, low_bytes, run_model
 from termprobe.real import Feed, Resize, Snap, Step, available, run_script
 
 from inline_render import Config, Input
@@ -152,8 +152,24 @@ LATER_EXAMPLES: list[tuple[str, Callable[[RenderMachine], object]]] = [
 ]
 
 
-@pytest.mark.parametrize("family", FAMILIES, ids=[f.value for f in FAMILIES])
-@pytest.mark.parametrize(("what", "steps"), LATER_EXAMPLES, ids=[w for w, _ in LATER_EXAMPLES])
+# GNU screen lays its rows out from the bottom: growing moves every row down by the rows gained, history or
+# not, where the core (without a cursor report) keeps the cursor's row.  The shell always asks, and screen
+# answers (the reported sessions below keep every row on screen); this example starts with an unreported growth.
+SCREEN_UNREPORTED = "screen moves the cursor down on growth; without a report the core keeps its row"
+
+
+def _later_params() -> list[object]:
+    out: list[object] = []
+    for family in FAMILIES:
+        for what, steps in LATER_EXAMPLES:
+            marks = []
+            if family is TerminalFamily.SCREEN and what == "clamped move down":
+                marks = [pytest.mark.xfail(strict=True, raises=AssertionError, reason=SCREEN_UNREPORTED)]
+            out.append(pytest.param(family, what, steps, marks=marks, id=f"{what}-{family.value}"))
+    return out
+
+
+@pytest.mark.parametrize(("family", "what", "steps"), _later_params())
 def test_later_examples_keep_every_row_on_every_family(
     family: TerminalFamily, what: str, steps: Callable[[RenderMachine], object]
 ) -> None:
@@ -238,7 +254,10 @@ def test_the_minimal_example_replayed_on_the_real_terminal_gives_the_models_text
         state.inflight_resize(lines=1, resize=(0.0, (8, 3), False))
     steps.append(Snap())
     real = run_script(family.value, state.columns, state.rows, steps)
-    assert differences(real, run_model(family, state.columns, state.rows, steps)) == []
+    model = run_model(family, state.columns, state.rows, steps)
+    if family is TerminalFamily.SCREEN:
+        model = [low_bytes(snap) for snap in model]  # what screen's hardcopy can write of the composer's '›'
+    assert differences(real, model) == []
 
 
 def test_inflight_rule_is_off_in_the_default_machine() -> None:

@@ -17,8 +17,8 @@ REPLIES = {
     TerminalFamily.VTE: b"\x1b[>65;7006;1c\x1b[?2026;2$y\x1b[?2027;0$y\x1b[5;1R",
     TerminalFamily.XTERMJS: b"\x1b[>0;276;0c\x1b[?2026;2$y\x1b[5;1R",
     TerminalFamily.TMUX: b"\x1bP>|tmux 3.3a\x1b\\\x1b[>84;0;0c\x1b[5;1R",
+    TerminalFamily.SCREEN: b"\x1b[>83;40900;0c\x1b[5;1R",  # GNU screen 4.09: DA2 only, no XTVERSION
 }
-SCREEN = b"\x1b[>83;40900;0c\x1b[5;1R"  # GNU screen re-wraps its own history: a model not measured, so SIMPLE
 
 
 @pytest.mark.parametrize("family", list(REPLIES))
@@ -41,7 +41,7 @@ def test_the_environment_is_the_fallback_when_nothing_answers() -> None:
     assert parse_replies(b"\x1b[1;1R", env={"TMUX": "x"})[0].family is TerminalFamily.TMUX
     assert parse_replies(b"\x1b[1;1R", env={"TERM_PROGRAM": "vscode"})[0].family is TerminalFamily.XTERMJS
     assert parse_replies(b"\x1b[1;1R", env={})[0].family is TerminalFamily.SIMPLE
-    assert parse_replies(SCREEN, env={"TMUX": "x"})[0].family is TerminalFamily.SIMPLE
+    assert parse_replies(REPLIES[TerminalFamily.SCREEN], env={"TMUX": "x"})[0].family is TerminalFamily.SCREEN
 
 
 def test_synchronized_output_only_where_the_terminal_knows_the_mode() -> None:

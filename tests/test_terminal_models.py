@@ -1,8 +1,9 @@
-"""TestTerminal's resize models against the real terminals they model (xterm, VTE, xterm.js, tmux).
+"""TestTerminal's resize models against the real terminals they model (xterm, VTE, xterm.js, tmux, GNU screen).
 
 The same bytes and resizes go to the real terminal (``tests/termprobe``) and to a ``TestTerminal``
 of the matching ``TerminalFamily``; history, screen and cursor must agree after every resize.  A
-terminal that is not installed is skipped with the reason (``.ci/run`` installs them all).
+terminal that is not installed is skipped with the reason (``.ci/run`` installs them all).  GNU screen
+gets its scripts with ASCII in place of wide characters (its ``hardcopy`` cannot write them).
 ``INLINE_RENDER_REALTERM_LONG=1`` runs many more seeded scripts.
 """
 
@@ -14,7 +15,7 @@ import pytest
 from termprobe.cases import CASES
 from termprobe.compare import FAMILY, differences, narrowest, run_model
 from termprobe.real import TERMINALS, Feed, Resize, Script, Snap, available, run_scripts
-from termprobe.scripts import library_script
+from termprobe.scripts import ascii_only, library_script
 
 from inline_render.shell.cursor import QUERY, SIZE_PROBE
 from inline_render.terminal import TerminalFamily, TestTerminal
@@ -30,6 +31,8 @@ def _require(name: str) -> None:
 
 
 def _compare(name: str, scripts: list[Script]) -> list[str]:
+    if name == "screen":
+        scripts = [ascii_only(script) for script in scripts]
     real = run_scripts(name, scripts)
     problems = []
     for index, ((columns, rows, steps), seen) in enumerate(zip(scripts, real, strict=True)):
@@ -55,6 +58,11 @@ def test_hand_written_probes_match_the_real_terminal(name: str) -> None:
 # characters at a reflow's row ends.  Of 30 seeds (INLINE_RENDER_REALTERM_LONG=1 runs 60), the models
 # differ somewhere on 11 (VTE), 21 (tmux) and 7 (xterm.js).  Example, tmux seed 5: after 14 -> 9 columns
 # tmux shows 'betaxxxxx', 'xxxxx', 'xgammaxxx' where the model joins 'xxxxx' with the row below.
+# GNU screen (its flag says a row continues into the *next*, and no erase clears it): 5 of seeds 0-29
+# differ.  Four of them (2, 3, 9, 13) after a widening by exactly one column: the rows line feeds scroll in
+# after it come back marked as continuing into the next row, and the next width change joins them (a plain
+# script: 10 -> 11 or 20 -> 21 columns joins every line fed after; 20 -> 22 or 10 -> 11 -> 10 none); seed
+# 25 differs the same way without one.  Not modelled (not explained by screen's source).
 MODEL_GAPS = "resize model gap: continuation flags of rows overwritten after a reflow split (see MODEL_GAPS)"
 SEEDED = [
     pytest.param(n, marks=pytest.mark.xfail(strict=False, reason=MODEL_GAPS)) if n != "xterm" else n for n in TERMINALS

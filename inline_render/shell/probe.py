@@ -64,8 +64,10 @@ def _family(da2: tuple[int, int] | None, version: str, env: Mapping[str, str]) -
         return TerminalFamily.XTERM
     if name.startswith("vte") or (da2 is not None and da2[0] == 65 and da2[1] >= 5000):
         return TerminalFamily.VTE
+    if da2 is not None and da2[0] == 83:
+        return TerminalFamily.SCREEN  # GNU screen: DA2 83 (4.09 answers no XTVERSION)
     if da2 is not None or version:
-        return TerminalFamily.SIMPLE  # it answered, as something else (GNU screen's 83 among them)
+        return TerminalFamily.SIMPLE  # it answered, as something else
     # No answer at all: the environment is all there is.
     if env.get("TMUX"):
         return TerminalFamily.TMUX

@@ -188,6 +188,7 @@ class InlineApp(AppApi, SessionFeatures):
         self._queued_size: tuple[int, int] | None = None
         self._frames_written = 0  # ticks that wrote to the terminal (inline mode)
         self._frames_settled = 0  # how many of them are known processed before any resize
+        self._first_met: tuple[int, int] | None = None  # the size the first frame not settled met (its acknowledgement)
         self._signals: list[tuple[signal.Signals, Any]] = []
         self._title_set = False  # a title was set: the user's comes back at exit
 
@@ -409,8 +410,11 @@ class InlineApp(AppApi, SessionFeatures):
         written, size = self._frames_written, self._queued_size
 
         def acknowledged(report: CursorReport) -> None:
-            if (report.col + 1, report.row + 1) == size:
+            met = (report.col + 1, report.row + 1)
+            if met == size:
                 self._frames_settled = max(self._frames_settled, written)
+            elif written > self._frames_settled and self._first_met is None:
+                self._first_met = met  # in flight at a resize not fed yet: the size it met
 
         self._cursor.acknowledge(acknowledged)
 
@@ -613,7 +617,16 @@ class InlineApp(AppApi, SessionFeatures):
             in_flight = report is None or unsettled > 0
             self._frames_settled = self._frames_written
             row, count = (report.row, unsettled) if report is not None else (None, None)
-            resize = Resize(size[0], size[1], row, frames_in_flight=in_flight, in_flight_frames=count)
+            met, self._first_met = (self._first_met if unsettled else None), None
+            resize = Resize(
+                size[0],
+                size[1],
+                row,
+                frames_in_flight=in_flight,
+                in_flight_frames=count,
+                in_flight_columns=met[0] if met is not None else None,
+                in_flight_rows=met[1] if met is not None else None,
+            )
             self.scheduler.add([resize], urgent=True)
         finally:
             self._resize_task = None

@@ -130,6 +130,12 @@ class CheckedRenderer:
             # inserted: the top rows of the viewport as drawn before the resize, in order.
             for drawn_row in drawn[: result.state.pushed_rows + result.state.kept_rows]:
                 self.history.append(row_text(drawn_row).rstrip(" "))
+            if result.state.replayed is not None:
+                # A replay of the frames in flight found rows they inserted garbled (queued again: their copy
+                # above is a ghost now) and rows intact after them (counted as inserted).
+                dropped, found = result.state.replayed
+                del self.history[len(self.history) - dropped :]
+                self.history.extend(found)
         width = result.layout.columns
         for row in result.layout.to_insert[: result.effect.rows_inserted]:
             text = row_text(draw_log_row(row, width, self.renderer.state.config.width_policy)).rstrip(" ")
@@ -172,7 +178,9 @@ class CheckedRenderer:
         # As the shell says it: a feed acknowledged at its own size (the terminal read it and the probe after it
         # before the resize) is settled, the others are not; without a report the count is unknown.
         count = sum(frames for end, frames in feeds if end >= cut) if report else None
-        resize = Resize(size[0], size[1], row, frames_in_flight=True, in_flight_frames=count)
+        # Their acknowledgements say the size they met: this one (a report tells it).
+        met = size if report and count else (None, None)
+        resize = Resize(size[0], size[1], row, True, count, *met)
         return outputs + self.feed([resize], resized=True)
 
     def _account_resizes(self, top: int, accounted: int) -> None:
@@ -234,6 +242,8 @@ class CheckedRenderer:
         rows = terminal.rows if rows is None else rows
         pieces = [(line.cells, line.wrapped) for line in terminal.history]
         pieces += list(zip(terminal.grid[:rows], terminal.wrapped[:rows], strict=True))
+        if terminal.family is TerminalFamily.SCREEN:  # screen's flag: the row continues into the next one
+            pieces = [(cells, i > 0 and pieces[i - 1][1]) for i, (cells, _) in enumerate(pieces)]
         lines: list[list[str]] = []
         for cells, wrapped in pieces:
             row = list(cells[: terminal.columns])

@@ -94,12 +94,13 @@ def _cut_cluster(line: Any, columns: int, old_columns: int) -> range:
         chars.extend((char, x) for char in line[x].data)
     offset = 0
     for cluster in wcwidth.iter_graphemes("".join(char for char, _ in chars)):
-        first = chars[offset][1]
-        last_char, last_x = chars[offset + len(cluster) - 1]
+        members = chars[offset : offset + len(cluster)]
+        first = members[0][1]
         offset += len(cluster)
         if first >= columns:
             break
-        end = last_x + max(1, grapheme_width(last_char, WidthPolicy.CODEPOINT))
+        # Where its widest cell ends: a zero-width mark attached last (``ト́``) does not end a wide character.
+        end = max(x + max(1, grapheme_width(char, WidthPolicy.CODEPOINT)) for char, x in members)
         if end > columns:
             return range(first, columns)
     return range(0)

@@ -8,13 +8,14 @@ from inline_render.terminal import TerminalFamily, TestTerminal
 
 from .real import Feed, Resize, Snapshot, Step
 
-__all__ = ["FAMILY", "differences", "narrowest", "run_model"]
+__all__ = ["FAMILY", "differences", "low_bytes", "narrowest", "run_model"]
 
 FAMILY = {
     "xterm": TerminalFamily.XTERM,
     "vte": TerminalFamily.VTE,
     "xtermjs": TerminalFamily.XTERMJS,
     "tmux": TerminalFamily.TMUX,
+    "screen": TerminalFamily.SCREEN,
 }
 
 
@@ -37,6 +38,15 @@ def run_model(family: TerminalFamily, columns: int, rows: int, steps: Sequence[S
                 )
             )
     return snaps
+
+
+def low_bytes(snap: Snapshot) -> Snapshot:
+    """``snap`` as GNU screen 4.09's ``hardcopy`` writes it: the low byte of each non-ASCII character."""
+
+    def low(lines: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple("".join(chr(ord(c) & 0xFF) if ord(c) > 0x7F else c for c in line) for line in lines)
+
+    return Snapshot(low(snap.history), low(snap.screen), snap.cursor, snap.size)
 
 
 def _clip(lines: tuple[str, ...], width: int | None) -> tuple[str, ...]:

@@ -10,7 +10,9 @@ script in one go and returns one snapshot per ``Snap``:
 * ``vte``: a never-shown ``Vte.Terminal`` 0.70 in the system python (``vte_probe.py``), under X;
 * ``tmux``: a private tmux 3.3a server whose pane runs ``agent.py``;
 * ``xterm``: xterm 379 under Xvfb running ``agent.py``; text by its ``print-everything()`` action
-  (bound to F12, ``printerCommand`` writes a file), resize by ``xdotool windowsize --usehints``.
+  (bound to F12, ``printerCommand`` writes a file), resize by ``xdotool windowsize --usehints``;
+* ``screen``: GNU screen 4.09 in a private tmux pane (resizing the tmux window resizes screen's), text by
+  ``hardcopy -h`` (the history rows screen shows, then the window).
 
 ``available(name)`` says why a terminal cannot run here (``None`` when it can).
 """
@@ -245,6 +247,68 @@ def _tmux_steps(tmux: Callable[..., str], target: str, agent: _Agent, steps: Seq
     return snaps
 
 
+SCREENRC = "defutf8 on\ndefencoding utf8\ndefscrollback 100000\nstartup_message off\nvbell off\n"
+
+
+def _run_screen(scripts: Sequence[Script]) -> list[list[Snapshot]]:
+    """Each script in a new GNU screen session (private ``SCREENDIR``, screenrc) that a private tmux pane shows:
+    resizing the tmux window resizes screen's display, and screen its window.  The text is ``hardcopy -h``:
+    the history screen shows (copy mode reaches the same lines), then the window."""
+    out: list[list[Snapshot]] = []
+    for columns, rows, steps in scripts:
+        with tempfile.TemporaryDirectory(prefix="termprobe-screen-") as tmp:
+            os.chmod(tmp, 0o700)  # screen refuses a socket directory others can read
+            (Path(tmp) / "screenrc").write_text(SCREENRC, encoding="utf-8")
+            agent = _Agent(Path(tmp))
+            name = f"termprobe-{uuid.uuid4().hex[:8]}"
+            env = {**os.environ, "SCREENDIR": tmp}
+            command = f"screen -U -c {tmp}/screenrc -S {name} {agent.command_line()}"
+            tmux = ["tmux", "-L", name, "-f", "/dev/null"]
+            start = [*tmux, "new-session", "-d", "-x", str(columns), "-y", str(rows), "-e", f"SCREENDIR={tmp}"]
+            subprocess.run([*start, "-e", "LANG=C.UTF-8", command], check=True, timeout=10)
+            try:
+                agent.open()
+                agent.wait_size(columns, rows)
+                out.append(_screen_steps(tmux, name, env, agent, Path(tmp) / "hardcopy", (columns, rows), steps))
+            finally:
+                agent.close()
+                subprocess.run(["screen", "-S", name, "-X", "quit"], env=env, capture_output=True, check=False)
+                subprocess.run([*tmux, "kill-server"], capture_output=True, check=False)
+    return out
+
+
+def _screen_steps(
+    tmux: list[str],
+    name: str,
+    env: dict[str, str],
+    agent: _Agent,
+    dump: Path,
+    size: tuple[int, int],
+    steps: Sequence[Step],
+) -> list[Snapshot]:
+    snaps: list[Snapshot] = []
+    for step in steps:
+        if isinstance(step, Feed):
+            agent.write(_wire(step.data))
+        elif isinstance(step, Resize):
+            subprocess.run([*tmux, "resize-window", "-x", str(step.columns), "-y", str(step.rows)], check=True)
+            agent.wait_size(step.columns, step.rows)
+            size = (step.columns, step.rows)
+        else:
+            x, y = agent.cursor()
+            dump.unlink(missing_ok=True)
+            subprocess.run(["screen", "-S", name, "-X", "hardcopy", "-h", str(dump)], env=env, check=True)
+            deadline = time.monotonic() + 10
+            while not dump.exists() or not dump.read_bytes().endswith(b"\n"):
+                if time.monotonic() > deadline:
+                    raise RuntimeError("screen wrote no hardcopy")
+                time.sleep(0.01)
+            lines = dump.read_text(encoding="utf-8", errors="replace").split("\n")[:-1]
+            history, screen = lines[: len(lines) - size[1]], lines[len(lines) - size[1] :]
+            snaps.append(_snapshot({"history": history, "screen": screen, "cursor": [x, y], "size": list(size)}))
+    return snaps
+
+
 def _run_xterm(scripts: Sequence[Script]) -> list[list[Snapshot]]:
     """One xterm for all scripts: each starts with a resize, RIS and ``ESC[3J`` (saved lines erased)."""
     display = _display()
@@ -348,6 +412,11 @@ def _why_not_x() -> str | None:
     return None
 
 
+def _why_not_binaries(*tools: str) -> str | None:
+    missing = [tool for tool in tools if shutil.which(tool) is None]
+    return f"{', '.join(missing)} not installed (apt-get install {' '.join(missing)})" if missing else None
+
+
 def _why_not_xterm() -> str | None:
     for tool in ("xterm", "xdotool"):
         if shutil.which(tool) is None:
@@ -360,6 +429,7 @@ TERMINALS: dict[str, tuple[Callable[[Sequence[Script]], list[list[Snapshot]]], C
     "vte": (_run_vte, _why_not_vte),
     "xtermjs": (_run_xtermjs, _why_not_xtermjs),
     "tmux": (_run_tmux, lambda: None if shutil.which("tmux") else "tmux is not installed"),
+    "screen": (_run_screen, lambda: _why_not_binaries("screen", "tmux")),
 }
 
 

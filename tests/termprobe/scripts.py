@@ -7,7 +7,7 @@ import random
 
 from .real import Feed, Resize, Snap, Step
 
-__all__ = ["library_script", "random_script"]
+__all__ = ["ascii_only", "library_script", "random_script"]
 
 WORDS = ("alpha", "beta", "gamma", "x", "中文", "漢字テスト", "delta-epsilon", "1234567890", " ", "z")
 
@@ -100,4 +100,17 @@ def library_script(seed: int, steps: int = 30) -> tuple[int, int, list[Step]]:
             lines = b"".join(b"\r\n" + _row_text(rng, c).encode() for _ in range(rng.randint(1, 3)))
             out.append(Feed(f"\x1b[{r};1H".encode() + lines))
     out.append(Snap())
+    return columns, rows, out
+
+
+def ascii_only(script: tuple[int, int, list[Step]]) -> tuple[int, int, list[Step]]:
+    """``script`` with every non-ASCII character written as ``ww`` (as wide, two cells): GNU screen 4.09's
+    ``hardcopy`` writes only the low byte of a non-ASCII character, so its text cannot be compared."""
+    columns, rows, steps = script
+    out: list[Step] = []
+    for step in steps:
+        if isinstance(step, Feed):
+            text = step.data.decode("utf-8")
+            step = Feed("".join("ww" if ord(char) > 0x7F else char for char in text).encode())
+        out.append(step)
     return columns, rows, out

@@ -1,0 +1,110 @@
+"""What the terminal did with the frames in flight at a resize: they are replayed on a model of it.
+
+Every frame moves the cursor relative to itself, so a resize the terminal applied between frames or
+inside one keeps our rows where the cursor expects them (``reduce._resize``).  One move breaks that: a
+frame moves up from the composer (``CUU``) as far as the first row it writes, and on a screen that a
+shrink left with fewer rows than that, the move stops at the top row.  Every row the frame writes then
+lands lower than planned, as a diff over other text than the one it was diffed against, and its line
+feeds at the bottom scroll rows it did not mean to scroll.  Which rows reach history intact depends on
+the text, so it cannot be reasoned out; it can be replayed.  The screen before the first frame in
+flight is known (the viewport as drawn, the cursor, the rows above it are committed text), so are the
+frames' operations and the size they met (their acknowledgements say it): a terminal model fed the
+same operations shows where every row went.
+
+The model is ``TestTerminal`` with xterm's resize (no reflow): the replay is asked only for a shrink
+that kept or widened the width, where the terminals measured (xterm, VTE, xterm.js, tmux) agree: rows
+are not re-wrapped, the top rows go into history so the cursor stays on the screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .app import FrameRecord
+from .backend import Vt100Backend
+from .ops import LineFeed, MoveBy, Plan
+from .style import row_text
+from .terminal import TerminalFamily, TestTerminal
+from .text import WidthPolicy
+
+__all__ = ["Replayed", "clamped", "replay_frames"]
+
+# A row above the viewport before the frames in flight (committed text, whatever it says): one
+# private-use character, which sanitized log text never holds.
+_ABOVE = "\ue000"
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """Where the rows went: the rows pushed into history since the first frame (oldest first, the rows
+    that were above the viewport left out), the screen's rows, and the cursor."""
+
+    history: tuple[str, ...]
+    screen: tuple[str, ...]
+    cursor: tuple[int, int]
+
+
+def clamped(frames: Sequence[FrameRecord], met_rows: int) -> bool:
+    """Whether a move up of ``frames`` stopped at the top row of a screen of ``met_rows`` rows that the
+    terminal took before the first of them (its cursor then on the same row, or the bottom one)."""
+    if not frames:
+        return False
+    row = min(frames[0].cursor[0], met_rows - 1)
+    for frame in frames:
+        for op in frame.ops:
+            if type(op) is MoveBy:
+                if op.rows < 0 and row + op.rows < 0:
+                    return True
+                row = max(0, min(row + op.rows, met_rows - 1))
+            elif type(op) is LineFeed:
+                row = min(row + 1, met_rows - 1)
+    return False
+
+
+class _Discard:
+    def write(self, data: bytes) -> int:
+        return len(data)
+
+    def flush(self) -> None:
+        return None
+
+
+def replay_frames(
+    frames: Sequence[FrameRecord], met: tuple[int, int], now: tuple[int, int], policy: WidthPolicy
+) -> Replayed | None:
+    """Replay ``frames`` on a terminal that took the size ``met`` (columns, rows) before the first of them
+    and is ``now`` in size afterwards; None where the model does not apply (a narrowing, a cursor off the
+    screen, a frame that moved the screen's top row)."""
+    if not frames:
+        return None
+    first = frames[0]
+    if met[0] < first.columns or now[0] < met[0] or not first.drawn:
+        return None
+    if first.top < 0 or first.top + len(first.drawn) > first.rows:
+        return None
+    terminal = TestTerminal(first.columns, first.rows, policy, TerminalFamily.XTERM)
+    lines = [_ABOVE] * first.top + [row_text(row).rstrip(" ") for row in first.drawn]
+    terminal.feed("\r\n".join(lines))
+    row, column = first.cursor
+    bottom = len(lines) - 1
+    if not 0 <= row <= bottom:
+        return None
+    terminal.feed(f"\x1b[{bottom - row}A" if row < bottom else "")
+    terminal.feed(f"\x1b[{column + 1}G")
+    terminal.resize(*met)
+    backend = Vt100Backend(_Discard())
+    for frame in frames:
+        data, _ = backend.encode(Plan(frame.ops))
+        terminal.feed(data)
+    if now != met:
+        terminal.resize(*now)
+    pushed = terminal.scrollback
+    start = len(pushed)
+    while start > 0 and pushed[start - 1] != _ABOVE:
+        start -= 1
+    screen = terminal.screen_lines()
+    if any(line == _ABOVE for line in screen):
+        return None  # rows from above the viewport still on the screen: not the shrink this is for
+    cursor = terminal.cursor
+    return Replayed(tuple(pushed[start:]), tuple(screen), (cursor.y, cursor.x))
