@@ -161,6 +161,22 @@ def _ends(pieces: list[str]) -> list[int]:
     return ends
 
 
+# Complete results are values, and a few of them (a counter's digits: the same bytes and operations every
+# update) are most of them: shared, as effects shares its MoveBy operations.  Bounded like those.
+_COMPLETE: dict[tuple[int, int, int], EffectResult] = {}
+
+
+def _complete(nbytes: int, nops: int, inserted: int) -> EffectResult:
+    """The ``EffectResult`` of a complete write (one object per distinct triple)."""
+    key = (nbytes, nops, inserted)
+    result = _COMPLETE.get(key)
+    if result is None:
+        if len(_COMPLETE) >= 4096:
+            _COMPLETE.clear()
+        result = _COMPLETE[key] = EffectResult(nbytes, nops, inserted, True)
+    return result
+
+
 def _rows_inserted(ops: tuple[Op, ...]) -> int:
     return sum([op.rows for op in ops if type(op) is Inserted])
 
@@ -171,8 +187,18 @@ class Vt100Backend:
     def __init__(self, sink: Sink | Callable[[bytes], int | None], color_depth: ColorDepth | None = None) -> None:
         self.sink = sink
         self.color_depth = color_depth or ColorDepth.from_env() or ColorDepth.DEPTH_8_BIT
-        self._style: Style | None = None  # the terminal's current attributes, None when unknown
+        # The terminal's current attributes (None when unknown): the style object last written, and the *known*
+        # style of its value (the first object seen of it), so that equal styles compare by identity.
+        self._style: Style | None = None
+        self._current: Style | None = None
         self._codes: dict[Style, str] = {}
+        # Every style object written (by ``id``): (the object, the known style of its value, its code).  A frame
+        # holds a few style objects, often equal ones from different places (the theme's, the log's), and a
+        # status line switches between two of them on every update: the value's hash, comparison and code are
+        # looked up once per object instead of per text written.  The entry holds the object, so its ``id`` is
+        # not reused while the entry lives; bounded like the other caches.
+        self._seen: dict[int, tuple[Style, Style, str]] = {}
+        self._known_styles: dict[Style, Style] = {}
         collector = _Collector()
         self._output = Vt100_Output(collector, lambda: Size(rows=24, columns=80), term="xterm")  # type: ignore[arg-type]
         self._collector = collector
@@ -190,9 +216,22 @@ class Vt100Backend:
             self._codes[style] = code
         return code
 
+    def _known(self, style: Style) -> tuple[Style, Style, str]:
+        """``style``, the known style of its value (the first object seen of it) and its code."""
+        seen = self._seen.get(id(style))
+        if seen is None:
+            if len(self._seen) >= 4096:
+                self._seen.clear()
+            known = self._known_styles.setdefault(style, style)
+            seen = self._seen[id(style)] = (style, known, self._code(known))
+        return seen
+
     def _style_to(self, style: Style, parts: list[str]) -> None:
-        if self._style is not style and self._style != style:
-            parts.append(self._code(style))
+        if style is not self._style:
+            _, known, code = self._known(style)
+            if known is not self._current:
+                parts.append(code)
+                self._current = known
             self._style = style
 
     def encode(self, plan: Plan) -> tuple[bytes, list[int]]:
@@ -203,43 +242,57 @@ class Vt100Backend:
 
     def _pieces(self, plan: Plan) -> list[str]:
         """The text of each operation of a plan, in order (the backend's style follows them)."""
+        return self._encode(plan.ops)[0]
+
+    def _encode(self, ops: tuple[Op, ...]) -> tuple[list[str], int]:
+        """The text of each operation, in order (the backend's style follows them), and the rows the
+        ``Inserted`` markers among them count (one pass: a write needs both)."""
         pieces: list[str] = []
         append = pieces.append  # a flood's plan has about 20,000 operations: locals, not attribute lookups
-        fixed_of = _FIXED.get
-        current = self._style  # self._style, kept in a local between the operations that change it
-        for op in plan.ops:
+        fixed_of, seen = _FIXED.get, self._seen.get
+        inserted = 0
+        last = self._style  # self._style, kept in a local between the operations that change it
+        for op in ops:
             if type(op) is Text:  # the most frequent operation first
                 style = op.style
-                if current is style or current == style:
+                if style is last:
                     piece = op.text
                 else:
-                    piece = self._code(style) + op.text
-                    current = self._style = style
+                    _, known, code = seen(id(style)) or self._known(style)
+                    if known is self._current:  # an equal style (the theme's object, not the log's)
+                        piece = op.text
+                    else:
+                        piece = code + op.text
+                        self._current = known
+                    last = self._style = style
                 if style.link is not None:
                     piece = _hyperlink(piece, op.text, style.link)
+            elif type(op) is MoveBy:
+                piece = _move_code(op.rows, op.col)
             elif (fixed := fixed_of(type(op))) is not None:
                 piece = fixed
-            elif isinstance(op, MoveBy):
-                piece = _move_code(op.rows, op.col)
+                if type(op) is Inserted:
+                    inserted += op.rows
             elif isinstance(op, (EraseLine, EraseDown)):
                 parts: list[str] = []
                 self._style_to(DEFAULT, parts)  # erased cells take the current background
-                current = self._style
+                last = self._style
                 parts.append("\x1b[K" if isinstance(op, EraseLine) else "\x1b[J")
                 piece = "".join(parts)
             elif isinstance(op, ResetStyle):
                 piece = "\x1b[0m"
-                current = self._style = DEFAULT
+                self._style, self._current = DEFAULT, self._known(DEFAULT)[1]
+                last = DEFAULT
             else:  # pragma: no cover - every Op type is handled above
                 raise AssertionError(f"unknown operation {op!r}")
             append(piece)
-        return pieces
+        return pieces, inserted
 
     def write(self, plan: Plan) -> EffectResult:
         """Write a plan; never raises: a failure is reported in the result."""
         if not plan.ops and plan.fail_after is None:
             return _NOTHING_WRITTEN  # an idle tick: no bytes, no call into the sink
-        pieces = self._pieces(plan)
+        pieces, inserted = self._encode(plan.ops)
         data = "".join(pieces).encode("utf-8", "replace")
         written, error = len(data), None
         try:
@@ -254,8 +307,8 @@ class Vt100Backend:
         except OSError as failure:
             written, error = 0, f"terminal write failed: {failure}"
         if error is None:
-            return EffectResult(len(data), len(pieces), _rows_inserted(plan.ops), True)
-        self._style = None
+            return _complete(len(data), len(pieces), inserted)
+        self._style = self._current = None
         ends = _ends(pieces)  # where each operation ends: only a failure needs them
         done = 0
         while done < len(ends) and ends[done] <= written:

@@ -121,6 +121,26 @@ def diff_row(old: Row | None, new: Row, width: int, policy: WidthPolicy) -> tupl
         return None
     if not old:
         return 0, list(new), False  # onto a blank row (as every row scrolled in is): write it all, erase nothing
+    if len(old) == len(new):
+        kept, changed = old[-1], new[-1]
+        a, b = kept.text, changed.text
+        if kept.style is changed.style and b.isascii() and (len(old) == 1 or old[:-1] == new[:-1]):
+            # Only the last segment changed, in the same style object, into ASCII text: a token counter in the
+            # status line (at equal length) or a streamed row (text added at its end).  What the general path
+            # below gives for both, without its loop and bookkeeping; past the last column it decides.
+            column = 0
+            for segment in old[:-1]:
+                column += text_width(segment.text, policy)
+            if len(a) == len(b) and a.isascii():
+                # The XOR branch below: the texts differ (the rows do), so the XOR has a set bit.
+                xor = int.from_bytes(a.encode(), "big") ^ int.from_bytes(b.encode(), "big")
+                cut = len(a) - (xor.bit_length() + 7) // 8
+                if column + cut < width:
+                    end = len(b) - ((xor & -xor).bit_length() - 1) // 8
+                    return column + cut, [_new(Segment, (b[cut:end], changed.style))], False
+            elif len(b) > len(a) and b.startswith(a) and column + len(a) < width:
+                # Every old cell kept (ASCII: one column each), the addition written after them, nothing erased.
+                return column + len(a), [_new(Segment, (b[len(a) :], changed.style))], False
     column = index = 0
     size = min(len(old), len(new))
     while index < size and old[index] == new[index]:

@@ -10,14 +10,16 @@ rows appear right under the ones before, as they will in scrollback.
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .app import AppState
 from .composer import TextField, render_field
 from .dialogs import DialogView, FormDialog, PromptDialog
 from .evolve import fast_init
-from .log import LogRow, log_rows
+from .log import Entry, LogRow, log_rows
 from .state import Config, RenderState, SyncPhase
 from .style import DEFAULT, Row, Segment, Style, clip_row, styled
 from .text import WidthPolicy, clip_to_width
@@ -25,6 +27,8 @@ from .theme import DANGER, DIM, HINT, SELECTED, SPINNER, TITLE, draw_log_row, dr
 from .themes import Theme
 
 __all__ = ["Frame", "Layout", "compute_layout", "draw_frame"]
+
+_new = tuple.__new__  # builds a NamedTuple (``Segment``) without its Python-level ``__new__``
 
 
 @fast_init
@@ -114,7 +118,44 @@ def compute_layout(state: AppState) -> Layout:
     return layout
 
 
-def _compute_layout(state: AppState) -> Layout:
+class _Regions(NamedTuple):
+    """The viewport's regions other than the log tail, and the composer's rows."""
+
+    height: int
+    prompt: str
+    composer: tuple[str, ...]
+    cursor_row: int
+    cursor_col: int
+    composer_height: int
+    composer_offset: int
+    status_height: int
+    above: tuple[str, ...]
+    below: tuple[str, ...]
+    dialog: DialogView | None
+    dialog_height: int
+    dialog_shown: tuple[int, ...]
+    log_height: int
+
+
+# The last regions and what they were placed from (compared by identity).  A streamed delta changes the log
+# only: the composer's rows, the widgets and the dialog are not placed again (the composer's rows were a
+# cache lookup that hashed and compared the composer by value on every tick).  One entry, strong references.
+_LAST_REGIONS: dict[None, tuple[Config, int, int, object, object, object, _Regions]] = {}
+
+
+def _regions(state: AppState) -> _Regions:
+    """Place every region but the log tail (which gets the rows left: ``log_height``)."""
+    last = _LAST_REGIONS.get(None)
+    if (
+        last is not None
+        and last[3] is state.composer
+        and last[5] is state.widgets
+        and last[4] is state.dialog
+        and last[0] is state.config
+        and last[1] == state.columns
+        and last[2] == state.rows
+    ):
+        return last[6]
     config = state.config
     width, policy = state.columns, config.width_policy
     height = min(config.viewport_height, state.rows)
@@ -135,8 +176,18 @@ def _compute_layout(state: AppState) -> Layout:
         room = max(rest - config.min_log_rows, min(2, rest))
         dialog_height = min(len(dialog.rows), room)
         dialog_shown = _dialog_rows(len(dialog.rows), dialog_height, dialog.focus)
-    log_height = rest - dialog_height
+    regions = _Regions(
+        height, prompt, texts, cursor_row, cursor_col, composer_height, composer_offset, status_height,
+        above, below, dialog, dialog_height, dialog_shown, rest - dialog_height,
+    )  # fmt: skip
+    _LAST_REGIONS[None] = (config, state.columns, state.rows, state.composer, state.dialog, state.widgets, regions)
+    return regions
 
+
+def _compute_layout(state: AppState) -> Layout:
+    width, policy = state.columns, state.config.width_policy
+    regions = _regions(state)
+    log_height = regions.log_height
     pending, committed = log_rows(state.log, width, policy)
     render = state.render
     inserted = render.inserted_until
@@ -168,21 +219,21 @@ def _compute_layout(state: AppState) -> Layout:
     # Positional arguments, named in the comments: binding 14 keywords cost more than setting the fields.
     return Layout(
         width,  # columns
-        height,  # height
+        regions.height,  # height
         log_height,  # log_height
-        dialog_height,  # dialog_height
-        status_height,  # status_height
-        composer_height,  # composer_height
-        above,  # above
-        below,  # below
+        regions.dialog_height,  # dialog_height
+        regions.status_height,  # status_height
+        regions.composer_height,  # composer_height
+        regions.above,  # above
+        regions.below,  # below
         render,  # render
         pending[start - inserted :],  # visible
-        pending[: insert_end - inserted],  # to_insert
-        dialog,  # dialog
-        dialog_shown,  # dialog_shown
-        texts,  # composer
-        composer_offset,  # composer_offset
-        (cursor_row - composer_offset, cursor_col + len(prompt)),  # composer_cursor
+        pending[: insert_end - inserted] if insert_end > inserted else (),  # to_insert (usually none)
+        regions.dialog,  # dialog
+        regions.dialog_shown,  # dialog_shown
+        regions.composer,  # composer
+        regions.composer_offset,  # composer_offset
+        (regions.cursor_row - regions.composer_offset, regions.cursor_col + len(regions.prompt)),  # composer_cursor
     )
 
 
@@ -206,7 +257,7 @@ def _status_row(state: AppState, width: int) -> Row:
         # What _dim_row gives for sanitized ASCII, without its cache: a token counter's texts are new every
         # update and would only push the rows worth keeping (placeholder, spinner) out of it.
         text = text[:width]
-        return (Segment(text, _style(state, "status")),) if text else ()
+        return (_new(Segment, (text, _style(state, "status"))),) if text else ()  # Segment(...) is a Python call
     return _dim_row(text, width, state.config.width_policy, _style(state, "status"))
 
 
@@ -286,10 +337,12 @@ def draw_frame(state: AppState, layout: Layout) -> Frame:
 
 
 # The parts of the last frame drawn from scratch, each with what it was drawn from: the log tail (its log
-# rows, compared by value: equal rows draw alike; a keystroke shows the very same rows), and the dialog and
-# composer rows with the cursor.  A part whose inputs did not change is not drawn again.
+# rows, compared by value: equal rows draw alike; a keystroke shows the very same rows), and the dialog,
+# composer and widget rows with the cursor.  A part whose inputs did not change is not drawn again.
 _LAST_TAIL: dict[None, tuple[tuple[LogRow, ...], int, int, WidthPolicy, tuple[Row, ...], Theme | None, int]] = {}
-_LAST_BELOW: dict[None, tuple[tuple[object, ...], tuple[Row, ...], tuple[Row, ...], tuple[int, int]]] = {}
+_LAST_BELOW: dict[
+    None, tuple[tuple[object, ...], tuple[Row, ...], tuple[Row, ...], tuple[int, int], tuple[Row, ...], tuple[Row, ...]]
+] = {}
 
 
 def _tail_rows(layout: Layout, policy: WidthPolicy, theme: Theme | None) -> tuple[Row, ...]:
@@ -320,34 +373,44 @@ def _reused_rows(
 ) -> list[Row]:
     """The tail's rows, each taken from the last tail where a row there draws alike (``shift``: how far the
     tail moved down the log since), else drawn.  A delta makes a new version of the streaming entry, so its
-    rows are new objects every tick, but all of them except the one the text was added to draw alike."""
+    rows are new objects every tick, but all of them except the one the text was added to draw alike.
+
+    Rows come in runs of one entry (old) against one entry (new): what the two entries allow
+    (``_alike_until``) is found once per run, so a row costs the comparison of its offsets only."""
     rows: list[Row] = []
+    pair: tuple[Entry, Entry] | None = None
+    until = -1
     for index, row in enumerate(visible):
         at = index + shift
-        if 0 <= at < len(old) and _draws_alike(old[at], row):
-            rows.append(drawn[at])
-        else:
-            rows.append(draw_log_row(row, width, policy, theme))
+        if 0 <= at < len(old):
+            a, line_start, start, end = old[at]
+            b, row_line_start, row_start, row_end = row  # unpacked: cheaper than four NamedTuple attribute reads
+            if start == row_start and end == row_end and line_start == row_line_start:
+                if pair is None or pair[0] is not a or pair[1] is not b:
+                    pair, until = (a, b), _alike_until(a, b)
+                if (row_end if b.kind != "diff" else max(row_end, row_line_start + 5)) <= until:
+                    rows.append(drawn[at])
+                    continue
+        rows.append(draw_log_row(row, width, policy, theme))
     return rows
 
 
-def _draws_alike(old: LogRow, new: LogRow) -> bool:
-    """``draw_log_row`` gives the same row for both (same width, policy and theme), known without drawing.
+def _alike_until(a: Entry, b: Entry) -> int:
+    """Up to which text offset a row of ``b`` draws as the row of ``a`` at the same offsets does (-1: none),
+    known without drawing (same width, policy and theme); for a diff, the line's head that picks its style
+    must lie inside that offset too.
 
-    The same offsets of one entry do; so do the same offsets of two versions of a streaming entry's text in
-    one ``lineage`` (of two such texts one is a prefix of the other) when the row, and for a diff the
-    line's head that picks its style, lie inside both texts: they draw the same characters the same way.
+    The same entry: any row.  Two versions of a streaming entry's text in one ``lineage`` (of two such texts
+    one is a prefix of the other): rows inside both texts, as they draw the same characters the same way.
     Entries are compared by identity only (comparing two versions by value compares their texts).
     """
-    if old.start != new.start or old.end != new.end or old.line_start != new.line_start:
-        return False
-    a, b = old.entry, new.entry
     if a is b:
-        return True
+        return sys.maxsize
     if a.lineage is None or a.lineage is not b.lineage or a.view is not None or b.view is not None:
-        return False
-    end = new.end if a.kind != "diff" else max(new.end, new.line_start + 5)
-    return a.base == b.base and a.kind == b.kind and end <= a.size and end <= b.size
+        return -1
+    if a.base != b.base or a.kind != b.kind:
+        return -1
+    return min(a.size, b.size)
 
 
 def _draw_frame(state: AppState, layout: Layout) -> tuple[Frame, int]:
@@ -361,14 +424,14 @@ def _draw_frame(state: AppState, layout: Layout) -> tuple[Frame, int]:
     )  # fmt: skip
     last = _LAST_BELOW.get(None)
     if last is not None and last[0] == key:
-        dialog, composer, cursor = last[1], last[2], last[3]
+        dialog, composer, cursor, above, below = last[1:]
     else:
         dialog, composer, cursor = _below(state, layout, len(tail))
-        _LAST_BELOW[None] = (key, dialog, composer, cursor)
+        style = _style(state, "status")  # widget rows are drawn like the status line
+        above = tuple(_dim_row(text, width, policy, style) for text in layout.above)
+        below = tuple(_dim_row(text, width, policy, style) for text in layout.below)
+        _LAST_BELOW[None] = (key, dialog, composer, cursor, above, below)
     status: tuple[Row, ...] = (_status_row(state, width),) if layout.status_height else ()
-    style = _style(state, "status")
-    above = tuple(_dim_row(text, width, policy, style) for text in layout.above)
-    below = tuple(_dim_row(text, width, policy, style) for text in layout.below)
     frame = Frame((*tail, *dialog, *above, *status, *composer, *below), layout.log_height, cursor)
     return frame, len(tail) + len(dialog) + len(above) if status else -1
 
