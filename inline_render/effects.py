@@ -458,11 +458,9 @@ def _plan(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projecti
     moved = planner.inserted_rows
     older = state.screen.recent_written[1 - RECENT_FRAMES :] if state.screen.anchored else ()
     written = (*(max(0, row - moved) for row in older), planner.first_written)
-    frames = (
-        (*state.screen.recent_frames[1 - RECENT_FRAMES :], _record(state, plan.ops, layout.to_insert))
-        if state.screen.anchored
-        else ()
-    )
+    frames = state.screen.recent_frames if state.screen.anchored else ()
+    if plan.ops:  # a frame that writes nothing is not one the shell counts (it acknowledges frames that wrote)
+        frames = (*frames[1 - RECENT_FRAMES :], _record(state, plan.ops, layout.to_insert))
     # Positional arguments, named in the comments: binding 11 keywords cost more than setting the fields.
     screen = Screen(
         planner.top,  # top
@@ -525,7 +523,10 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Pro
     else:
         plan = Plan((), state.fault)
     older = screen.recent_written[1 - RECENT_FRAMES :]
-    frames = (*screen.recent_frames[1 - RECENT_FRAMES :], _record(state, plan.ops, ()))
+    # A frame that writes nothing is not one the shell counts (it acknowledges frames that wrote).
+    frames = (
+        (*screen.recent_frames[1 - RECENT_FRAMES :], _record(state, plan.ops, ())) if plan.ops else screen.recent_frames
+    )
     screen = Screen(
         top,  # top
         frame.rows,  # drawn

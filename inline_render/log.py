@@ -184,11 +184,13 @@ class LogRow(NamedTuple):
 
 class Again(NamedTuple):
     """Text inserted once that a resize found garbled in scrollback, to insert again (``LogState.reinsert``):
-    ``entry.text[start:end]``, from the start of a line."""
+    ``entry.text[start:end]``, from the start of a line; ``empty_last``: its last row is an empty row at
+    ``end`` (an empty line), which the entry's empty open line there must not be taken for."""
 
     entry: Entry
     start: int
     end: int
+    empty_last: bool = False
 
 
 def _prepare(text: str, column: int) -> str:
@@ -353,18 +355,18 @@ class LogState:
         again = list(self.again)
         used = 0
         while again and used < len(rows):
-            entry, start, end = again[0]
+            piece = again[0]
             taken = used
-            while taken < len(rows) and rows[taken].entry is entry and _within(rows[taken], start, end):
+            while taken < len(rows) and rows[taken].entry is piece.entry and _within(rows[taken], piece):
                 taken += 1
             if taken == used:
                 break
-            last = rows[taken - 1].end
+            last = rows[taken - 1]
             used = taken
-            if last >= end:
+            if last.end > piece.end or (last.end == piece.end and (last.start == last.end or not piece.empty_last)):
                 again.pop(0)
-            else:
-                again[0] = Again(entry, last, end)  # resumed where the insertion stopped, as ``head`` is
+            else:  # resumed where the insertion stopped, as ``head`` is
+                again[0] = piece._replace(start=last.end)
         return evolve(self, again=tuple(again)), rows[used:]
 
     def reinsert(self, rows: Sequence[LogRow]) -> LogState:
@@ -376,36 +378,43 @@ class LogState:
         """
         again = list(self.again)
         for row in rows:
+            empty = row.start == row.end
             if again and _continues(again[-1], row):
-                kept, start, _ = again[-1]
-                again[-1] = Again(row.entry, kept.base + start - row.entry.base, row.end)  # the newer version's offsets
+                kept, start = again[-1].entry, again[-1].start
+                start += kept.base - row.entry.base  # the newer version's offsets
+                again[-1] = Again(row.entry, start, row.end, empty)
             else:
-                again.append(Again(row.entry, row.line_start, row.end))
+                again.append(Again(row.entry, row.line_start, row.end, empty))
         return evolve(self, again=tuple(again))
 
 
 def _continues(piece: Again, row: LogRow) -> bool:
-    """``row`` is of a version of the piece's entry (the same object, lineage or id) that still holds the
-    piece's start, and its line starts inside the piece: the piece can extend to it."""
+    """``row`` is of a newer version of the piece's entry (the same object or lineage, or the same id, kind and
+    text over the piece: a trimmed version) that still holds the piece's start, and its line starts inside the
+    piece: the piece can extend to it.  An id alone is not enough: a new entry may reuse a finished one's."""
     kept, entry = piece.entry, row.entry
-    same = kept is entry or (kept.lineage is not None and kept.lineage is entry.lineage)
-    if not same and (kept.id is None or kept.id != entry.id or kept.kind != entry.kind):
-        return False
     start = kept.base + piece.start  # where the piece starts in the entry's whole text
-    return entry.base <= start and entry.base + row.line_start <= kept.base + piece.end
+    if entry.base > start or entry.base + row.line_start > kept.base + piece.end:
+        return False
+    if kept is entry or (kept.lineage is not None and kept.lineage is entry.lineage):
+        return True
+    if kept.id is None or kept.id != entry.id or kept.kind != entry.kind:
+        return False
+    offset = start - entry.base
+    return entry.piece(offset, offset + piece.end - piece.start) == kept.piece(piece.start, piece.end)
 
 
-def _within(row: LogRow, start: int, end: int) -> bool:
-    """``row`` is one of the rows of ``entry.text[start:end]`` (an empty row at ``end`` included)."""
-    return start <= row.start and (row.start < end or row.start == row.end == end)
+def _within(row: LogRow, piece: Again) -> bool:
+    """``row`` is one of the rows of the piece (its empty last row included, not an empty open line after it)."""
+    start, end = piece.start, piece.end
+    return start <= row.start and (row.start < end or (piece.empty_last and row.start == row.end == end))
 
 
 def _again_rows(piece: Again, width: int, policy: WidthPolicy) -> tuple[LogRow, ...]:
     """The rows of a piece at ``width``: the entry's rows from ``start``, cut at ``end``."""
-    entry, start, end = piece
-    rows = [row for row in entry_rows(entry, start, width, policy) if _within(row, start, end)]
-    if rows and rows[-1].end > end:
-        rows[-1] = rows[-1]._replace(end=end)
+    rows = [row for row in entry_rows(piece.entry, piece.start, width, policy) if _within(row, piece)]
+    if rows and rows[-1].end > piece.end:
+        rows[-1] = rows[-1]._replace(end=piece.end)
     return tuple(rows)
 
 

@@ -318,8 +318,15 @@ def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
     # above the new one may be a soft-wrapped piece of a redrawn row.
     ghost = state.config.resize_reflow and not _rows_fit(drawn[counted : index + 1], narrowest, state)
     resized_from = (index, column, in_flight, narrowest)
+    # The frames before a resize are settled or were accounted for by it: none is replayed at a later one.
     screen = replace(
-        state.screen, top=top, cursor=(now, column), broken=True, ghost_above=ghost, resized_from=resized_from
+        state.screen,
+        top=top,
+        cursor=(now, column),
+        broken=True,
+        ghost_above=ghost,
+        resized_from=resized_from,
+        recent_frames=(),
     )
     return replace(state, columns=item.columns, rows=item.rows, screen=screen)
 
@@ -354,7 +361,8 @@ def _resize_replayed(state: AppState, item: Resize, column: int) -> AppState | N
     found, ends = _found_in_order(candidates, texts, seen)
     done, log, render = len(inserted), state.log, state.render
     if found < done:
-        found = max((start for start in ends if start <= found), default=0)  # back to the start of its line
+        while found > 0 and _same_line(candidates[found - 1], candidates[found]):
+            found -= 1  # back to the start of its line: the line is inserted again whole
         log = log.reinsert(inserted[found:])
     elif found > done:
         counted = found - done
@@ -363,7 +371,9 @@ def _resize_replayed(state: AppState, item: Resize, column: int) -> AppState | N
         render = replace(render, inserted_until=until, visible_start=max(render.visible_start, until))
     after = ends.get(found, 0)  # where the rows found end in ``seen``
     top = max(0, after - len(replayed.history))
-    screen = replace(state.screen, top=top, cursor=(row, column), broken=True, ghost_above=False, drawn=None)
+    screen = replace(
+        state.screen, top=top, cursor=(row, column), broken=True, ghost_above=False, drawn=None, recent_frames=()
+    )
     replay_note = (done - min(found, done), tuple(texts[done:found]))
     return replace(
         state, columns=item.columns, rows=item.rows, log=log, render=render, screen=screen, replayed=replay_note
@@ -372,8 +382,8 @@ def _resize_replayed(state: AppState, item: Resize, column: int) -> AppState | N
 
 def _found_in_order(rows: list[LogRow], texts: list[str], seen: list[str]) -> tuple[int, dict[int, int]]:
     """How many of ``rows`` (from the first) are in ``seen`` in order, the rows of each line one after
-    another (a line may run on past the end of ``seen``); and, for each line start found (and the count
-    found), where in ``seen`` the rows found before it end."""
+    another (the last line found may run on past the end of ``seen``); and, for each line start found
+    (and the count found), where in ``seen`` the rows found before it end."""
     ends = {0: 0}
     found, at = 0, 0
     while found < len(rows):

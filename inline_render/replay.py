@@ -30,9 +30,9 @@ from .text import WidthPolicy
 
 __all__ = ["Replayed", "clamped", "replay_frames"]
 
-# A row above the viewport before the frames in flight (committed text, whatever it says): one
-# private-use character, which sanitized log text never holds.
-_ABOVE = "\ue000"
+# A row above the viewport before the frames in flight (committed text, whatever it says): three
+# private-use characters, which no drawn row is in practice (sanitized text may hold them).
+_ABOVE = "\ue000\ue001\ue002"
 
 
 @dataclass(frozen=True, slots=True)

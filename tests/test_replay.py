@@ -101,3 +101,25 @@ def test_rows_of_two_versions_of_a_streaming_entry_make_one_piece() -> None:
     again = LogState().reinsert((early[0], late[1], late[2]))
     assert len(again.again) == 1
     assert again.again[0].entry is late[2].entry and again.again[0].start == 0
+
+
+def test_a_new_entry_reusing_a_finished_ones_id_is_not_merged_into_its_piece() -> None:
+    """Two entries with one id (a new one after the first finished) give two pieces: no text is dropped."""
+    log = LogState().append("text", "first message\n", entry_id="m")
+    log = log.append("text", "second\n", entry_id="m")
+    rows = tuple(log_rows(log, 40, POLICY)[0])
+    again = log.advance(rows).reinsert(rows)
+    texts = [row.entry.piece(row.start, row.end) for row in log_rows(again, 40, POLICY)[0]]
+    assert [text.rstrip("\n") for text in texts] == ["first message", "second"]
+
+
+def test_an_empty_open_line_after_a_piece_is_not_inserted_with_it() -> None:
+    """A streaming entry's empty open line after the reinserted rows stays the entry's own (one row, not two)."""
+    log = LogState().append("text", "abc\n", entry_id="s", final=False)
+    pending, committed = log_rows(log, 20, POLICY)
+    inserted = tuple(pending[:committed])
+    done = log.advance(inserted)
+    again = done.reinsert(inserted)
+    rows, _ = log_rows(again, 20, POLICY)
+    assert len(rows) == len(log_rows(done, 20, POLICY)[0]) + len(inserted)
+    assert again.advance(tuple(rows[: len(inserted)])).again == ()

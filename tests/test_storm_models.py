@@ -150,7 +150,7 @@ def test_frame_in_flight_at_a_shrink_below_its_reach_keeps_every_line_once(famil
 # are then shown twice and it out of order (a duplicate, not a loss).  strict: a fix makes these pass.
 @pytest.mark.xfail(strict=True, reason="intact rows after a garbled one are drawn again (duplicated)")
 @pytest.mark.parametrize("burst", [1])
-@pytest.mark.parametrize("family", [TerminalFamily.VTE], ids=["vte"])
+@pytest.mark.parametrize("family", FAMILIES, ids=[f.value for f in FAMILIES])
 def test_frame_in_flight_at_a_shrink_below_its_reach_duplicates_nothing(family: TerminalFamily, burst: int) -> None:
     """A frame in flight at a shrink below its reach leaves no line shown twice."""
     verdict = _clamped_shrink(family, burst)

@@ -163,7 +163,9 @@ class CheckedRenderer:
             for inputs in ticks:
                 before = self.renderer.ticks
                 outputs += self.feed(inputs, checked=False)
-                feeds.append((len(held.data), self.renderer.ticks - before))
+                # As the shell counts them: a feed's ticks when it wrote (it then asks for an acknowledgement).
+                wrote = len(held.data) > (feeds[-1][0] if feeds else 0)
+                feeds.append((len(held.data), self.renderer.ticks - before if wrote else 0))
         finally:
             sink.terminal = terminal
         cut = round(len(held.data) * fraction)
