@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import fcntl
+import json
 import os
 import select
 import signal
@@ -49,15 +50,20 @@ class Pty:
                 chunk = os.read(self.master, 65536)
             except OSError:
                 return
+            answers: list[bytes] = []
             with self.lock:
                 self.data += chunk
-                self.terminal.feed(chunk)
-                queries = chunk.count(b"\x1b[6n")
-                x, y = self.terminal.cursor.x, self.terminal.cursor.y
-            if queries and self.answer and self.delay:
+                # Each query is answered with where the cursor is when the terminal reads it (an acknowledgement
+                # moves the cursor to the last cell, asks, and restores it).
+                *asked, rest = chunk.split(b"\x1b[6n")
+                for part in asked:
+                    self.terminal.feed(part)
+                    answers.append(f"\x1b[{self.terminal.cursor.y + 1};{self.terminal.cursor.x + 1}R".encode())
+                self.terminal.feed(rest)
+            if answers and self.answer and self.delay:
                 time.sleep(self.delay)
-            for _ in range(queries if self.answer else 0):
-                os.write(self.master, f"\x1b[{y + 1};{x + 1}R".encode())
+            for answer in answers if self.answer else []:
+                os.write(self.master, answer)
 
     def type(self, data: bytes) -> None:
         os.write(self.master, data)
@@ -237,6 +243,36 @@ def test_sigwinch_resizes_the_viewport(pty: Pty) -> None:
         app.exit(0)
 
     assert asyncio.run(app.run(main)) == 0
+
+
+def test_a_frame_the_terminal_read_after_its_resize_is_reported_with_the_size_it_met(pty: Pty, tmp_path: Any) -> None:
+    """The terminal shrinks before it reads a frame: the frame's acknowledgement gives the size it met, and the
+    Resize the core gets says so (``in_flight_columns`` / ``in_flight_rows``: what a replay needs)."""
+    target = tmp_path / "session.jsonl"
+    app = pty.app(record=str(target))
+
+    async def main(app: InlineApp) -> None:
+        await _until(lambda: app.renderer is not None and app.renderer.ticks > 0)
+        await asyncio.sleep(0.2)  # the startup frames acknowledged at their own size
+        with pty.lock:
+            pty.terminal.resize(40, 9)  # the terminal took its new size; the app has not heard of it yet
+        app.send(LogAppend("text", "written for 60x16, read at 40x9"))
+        await _until(lambda: any("read at" in line for line in pty.terminal.screen_lines()))
+        await asyncio.sleep(0.2)  # its acknowledgement read
+        pty.set_size(40, 9)
+        os.kill(os.getpid(), signal.SIGWINCH)
+        await _until(lambda: app.state is not None and app.state.columns == 40)
+        app.exit(0)
+
+    assert asyncio.run(app.run(main)) == 0
+    resizes = [
+        item
+        for line in target.read_text(encoding="utf-8").splitlines()
+        for item in json.loads(line).get("inputs", [])
+        if isinstance(item, dict) and item.get("type") == "resize"
+    ]
+    assert resizes and resizes[-1]["frames_in_flight"] is True
+    assert (resizes[-1]["in_flight_columns"], resizes[-1]["in_flight_rows"]) == (40, 9), resizes[-1]
 
 
 def test_a_record_file_that_cannot_be_opened_is_an_error_line_not_a_crash(pty: Pty, tmp_path: Any) -> None:
