@@ -61,8 +61,9 @@ class Screen:
     viewport rows (a later frame's insertions moved them up).  More than one frame may be in flight at a resize: a
     tick and its follow-up redraw, or ticks the terminal had not acknowledged."""
     recent_frames: tuple[FrameRecord, ...] = ()
-    """The last ``RECENT_FRAMES`` frames as written (aligned with ``recent_written``): a resize replays the
-    ones in flight where their moves up may have stopped at the top of a shrunk screen (``replay``)."""
+    """The last ``RECENT_FRAMES`` frames that wrote (the ones the shell acknowledges and counts), forgotten at
+    a resize: it replays those in flight where their moves up may have stopped at the top of a shrunk
+    screen (``replay``)."""
     ghost_above: bool = False
     """Set by a resize on a re-wrapping terminal when rows it counted may have been re-wrapped taller: the
     re-anchor may then start inside a re-wrapped row, whose piece above stays soft-wrapped into the row

@@ -236,13 +236,9 @@ class Vt100Backend:
 
     def encode(self, plan: Plan) -> tuple[bytes, list[int]]:
         """The bytes of a plan and the byte offset at which each operation ends."""
-        pieces = self._pieces(plan)
+        pieces, _ = self._encode(plan.ops)
         # One encode for the whole plan: UTF-8 (with "replace") encodes code point by code point.
         return "".join(pieces).encode("utf-8", "replace"), _ends(pieces)
-
-    def _pieces(self, plan: Plan) -> list[str]:
-        """The text of each operation of a plan, in order (the backend's style follows them)."""
-        return self._encode(plan.ops)[0]
 
     def _encode(self, ops: tuple[Op, ...]) -> tuple[list[str], int]:
         """The text of each operation, in order (the backend's style follows them), and the rows the

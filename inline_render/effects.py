@@ -17,7 +17,6 @@ inserting tick; the follow-up redraw shows it at the composer.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import cast
 
@@ -458,9 +457,7 @@ def _plan(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projecti
     moved = planner.inserted_rows
     older = state.screen.recent_written[1 - RECENT_FRAMES :] if state.screen.anchored else ()
     written = (*(max(0, row - moved) for row in older), planner.first_written)
-    frames = state.screen.recent_frames if state.screen.anchored else ()
-    if plan.ops:  # a frame that writes nothing is not one the shell counts (it acknowledges frames that wrote)
-        frames = (*frames[1 - RECENT_FRAMES :], _record(state, plan.ops, layout.to_insert))
+    frames = _recent_frames(state, state.screen.recent_frames if state.screen.anchored else (), plan, layout.to_insert)
     # Positional arguments, named in the comments: binding 11 keywords cost more than setting the fields.
     screen = Screen(
         planner.top,  # top
@@ -523,10 +520,7 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Pro
     else:
         plan = Plan((), state.fault)
     older = screen.recent_written[1 - RECENT_FRAMES :]
-    # A frame that writes nothing is not one the shell counts (it acknowledges frames that wrote).
-    frames = (
-        (*screen.recent_frames[1 - RECENT_FRAMES :], _record(state, plan.ops, ())) if plan.ops else screen.recent_frames
-    )
+    frames = _recent_frames(state, screen.recent_frames, plan, ())
     screen = Screen(
         top,  # top
         frame.rows,  # drawn
@@ -544,12 +538,18 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Pro
     return plan, Projection(screen, 0)
 
 
-def _record(state: AppState, ops: Sequence[Op], inserted: tuple[LogRow, ...]) -> FrameRecord:
-    """A frame as written, with the screen it was planned for (``Screen.recent_frames``)."""
+def _recent_frames(
+    state: AppState, frames: tuple[FrameRecord, ...], plan: Plan, inserted: tuple[LogRow, ...]
+) -> tuple[FrameRecord, ...]:
+    """``Screen.recent_frames`` after ``plan``: the frame as written, with the screen it was planned for, added
+    when it writes (a frame that writes nothing is not one the shell acknowledges and counts)."""
+    if not plan.ops:
+        return frames
     screen = state.screen
     drawn = screen.drawn or ()
     cursor = screen.cursor if screen.cursor is not None else (screen.top + max(0, len(drawn) - 1), 0)
-    return _new(FrameRecord, (screen.top, drawn, state.columns, state.rows, cursor, tuple(ops), inserted))
+    record = _new(FrameRecord, (screen.top, drawn, state.columns, state.rows, cursor, plan.ops, inserted))
+    return (*frames[1 - RECENT_FRAMES :], record)
 
 
 def _move(ops: list[Op], at_row: int, at_col: int, row: int, col: int, last: int) -> tuple[int, int]:

@@ -363,7 +363,8 @@ class LogState:
                 break
             last = rows[taken - 1]
             used = taken
-            if last.end > piece.end or (last.end == piece.end and (last.start == last.end or not piece.empty_last)):
+            # Rows are cut at ``end``: the piece is done at its end, unless an empty last row is still to come.
+            if last.end == piece.end and (last.start == last.end or not piece.empty_last):
                 again.pop(0)
             else:  # resumed where the insertion stopped, as ``head`` is
                 again[0] = piece._replace(start=last.end)

@@ -360,10 +360,11 @@ def _resize_replayed(state: AppState, item: Resize, column: int) -> AppState | N
     seen = [*replayed.history, *replayed.screen[:row]]
     found, ends = _found_in_order(candidates, texts, seen)
     done, log, render = len(inserted), state.log, state.render
+    dropped = 0
     if found < done:
         while found > 0 and _same_line(candidates[found - 1], candidates[found]):
             found -= 1  # back to the start of its line: the line is inserted again whole
-        log = log.reinsert(inserted[found:])
+        log, dropped = log.reinsert(inserted[found:]), done - found
     elif found > done:
         counted = found - done
         log = log.advance(tuple(pending[:counted]))
@@ -374,7 +375,7 @@ def _resize_replayed(state: AppState, item: Resize, column: int) -> AppState | N
     screen = replace(
         state.screen, top=top, cursor=(row, column), broken=True, ghost_above=False, drawn=None, recent_frames=()
     )
-    replay_note = (done - min(found, done), tuple(texts[done:found]))
+    replay_note = (dropped, tuple(texts[done:found]))
     return replace(
         state, columns=item.columns, rows=item.rows, log=log, render=render, screen=screen, replayed=replay_note
     )

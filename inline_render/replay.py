@@ -62,14 +62,6 @@ def clamped(frames: Sequence[FrameRecord], met_rows: int) -> bool:
     return False
 
 
-class _Discard:
-    def write(self, data: bytes) -> int:
-        return len(data)
-
-    def flush(self) -> None:
-        return None
-
-
 def replay_frames(
     frames: Sequence[FrameRecord], met: tuple[int, int], now: tuple[int, int], policy: WidthPolicy
 ) -> Replayed | None:
@@ -93,7 +85,7 @@ def replay_frames(
     terminal.feed(f"\x1b[{bottom - row}A" if row < bottom else "")
     terminal.feed(f"\x1b[{column + 1}G")
     terminal.resize(*met)
-    backend = Vt100Backend(_Discard())
+    backend = Vt100Backend(lambda data: None)  # only encodes: nothing is written
     for frame in frames:
         data, _ = backend.encode(Plan(frame.ops))
         terminal.feed(data)

@@ -617,16 +617,9 @@ class InlineApp(AppApi, SessionFeatures):
             in_flight = report is None or unsettled > 0
             self._frames_settled = self._frames_written
             row, count = (report.row, unsettled) if report is not None else (None, None)
-            met, self._first_met = (self._first_met if unsettled else None), None
-            resize = Resize(
-                size[0],
-                size[1],
-                row,
-                frames_in_flight=in_flight,
-                in_flight_frames=count,
-                in_flight_columns=met[0] if met is not None else None,
-                in_flight_rows=met[1] if met is not None else None,
-            )
+            met_columns, met_rows = (self._first_met if unsettled else None) or (None, None)
+            self._first_met = None
+            resize = Resize(size[0], size[1], row, in_flight, count, met_columns, met_rows)
             self.scheduler.add([resize], urgent=True)
         finally:
             self._resize_task = None
