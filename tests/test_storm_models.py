@@ -155,3 +155,62 @@ def test_frame_in_flight_at_a_shrink_below_its_reach_duplicates_nothing(family: 
     """A frame in flight at a shrink below its reach leaves no line shown twice."""
     verdict = _clamped_shrink(family, burst)
     assert "duplicated 0," in verdict and "out of order 0," in verdict, verdict
+
+
+# The replay is a model consulted for a better guess; where it fails or disagrees with the terminal's own
+# cursor report, the resize must fall back to the general rules exactly (``reduce._resize_replayed``).
+def _outcome(family: TerminalFamily) -> str:
+    """The clamp case's verdict, or the checker's first complaint where a tick already breaks a rule."""
+    try:
+        return _clamped_shrink(family, 1)
+    except AssertionError as error:
+        return f"raised: {str(error).splitlines()[0]}"
+
+
+def _general_rules_verdict(monkeypatch: pytest.MonkeyPatch, family: TerminalFamily) -> str:
+    with monkeypatch.context() as patch:
+        patch.setattr("inline_render.reduce.clamped", lambda frames, met_rows: False)
+        return _outcome(family)
+
+
+@pytest.mark.parametrize("family", [TerminalFamily.VTE, TerminalFamily.XTERM], ids=["vte", "xterm"])
+def test_a_replay_that_raises_leaves_the_resize_to_the_general_rules(
+    monkeypatch: pytest.MonkeyPatch, family: TerminalFamily
+) -> None:
+    """A replay that raises is caught, and the resize is then exactly the one without a replay."""
+    general = _general_rules_verdict(monkeypatch, family)
+    assert _outcome(family) != general  # the case is one the replay changes
+    calls: list[int] = []
+
+    def failing(*args: object) -> None:
+        calls.append(1)
+        raise RuntimeError("model failure")
+
+    monkeypatch.setattr("inline_render.reduce.replay_frames", failing)
+    assert _outcome(family) == general
+    assert calls, "the replay was never asked: the test does not reach the clamp"
+
+
+@pytest.mark.parametrize("family", [TerminalFamily.VTE, TerminalFamily.XTERM], ids=["vte", "xterm"])
+def test_a_replay_whose_cursor_disagrees_with_the_report_is_not_trusted(
+    monkeypatch: pytest.MonkeyPatch, family: TerminalFamily
+) -> None:
+    """A replay that puts the cursor on another row than the terminal reported is ignored: general rules."""
+    from inline_render import reduce as reduce_module
+    from inline_render.replay import Replayed
+
+    general = _general_rules_verdict(monkeypatch, family)
+    real = reduce_module.replay_frames
+    calls: list[int] = []
+
+    def disagreeing(*args: object) -> Replayed | None:
+        replayed = real(*args)  # type: ignore[arg-type]
+        if replayed is None:
+            return None
+        calls.append(1)
+        row, column = replayed.cursor
+        return Replayed(replayed.history, replayed.screen, (row - 1 if row else row + 1, column))
+
+    monkeypatch.setattr("inline_render.reduce.replay_frames", disagreeing)
+    assert _outcome(family) == general
+    assert calls, "the replay never answered: the test does not reach the clamp"
