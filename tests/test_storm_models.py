@@ -102,19 +102,21 @@ def test_storm_with_frames_in_flight_keeps_every_row(family: TerminalFamily, see
     replay(seed, family, cuts)
 
 
-def _clamped_shrink(family: TerminalFamily, burst: int) -> str:
+def _clamped_shrink(
+    family: TerminalFamily, burst: int, start: tuple[int, int] = (33, 17), met: tuple[int, int] = (55, 8)
+) -> str:
     """33x17, 250-character deltas; delta ``burst`` is in flight when the terminal shrinks to 55x8 (fewer rows
     than the frame moves up from the composer): the checker's verdict on the whole text the terminal shows."""
     words = WORDS
     lines = [f"L{n:04d} " + " ".join(words[(n + i) % len(words)] for i in range(3)) for n in range(1, 30)]
     lines[14] = f"L0015 {' '.join(words[(15 + i) % len(words)] for i in range(50))}"  # 6 rows at 55 columns
     text = "\n".join(lines) + "\n"
-    app = CheckedRenderer(33, 17, config=Config(resize_reflow=family.reflows), cursor_row=0, family=family)
+    app = CheckedRenderer(*start, config=Config(resize_reflow=family.reflows), cursor_row=0, family=family)
     app.feed([LogAppend("text", "", id="e", final=False)])
-    for index, start in enumerate(range(0, len(text), 250)):
-        delta = LogDelta("e", text[start : start + 250])
+    for index, offset in enumerate(range(0, len(text), 250)):
+        delta = LogDelta("e", text[offset : offset + 250])
         if index == burst:
-            app.inflight([[delta]], 0.0, (55, 8), True)
+            app.inflight([[delta]], 0.0, met, True)
         else:
             app.feed([delta])
     app.feed([LogFinish("e")])
@@ -155,6 +157,19 @@ def test_frame_in_flight_at_a_shrink_below_its_reach_duplicates_nothing(family: 
     """A frame in flight at a shrink below its reach leaves no line shown twice."""
     verdict = _clamped_shrink(family, burst)
     assert "duplicated 0," in verdict and "out of order 0," in verdict, verdict
+
+
+# Known limit (README, "Known limits"): the replay is asked only where the width did not narrow (its model
+# is xterm's resize, which the measured terminals share only there).  At a narrowing the general rules keep
+# every committed row they can see but cut the long line the clamped frame was writing.  Replaying on each
+# family's own model instead was tried: it traded the cut for up to 12 duplicated lines and still cut on
+# xterm and VTE.  strict: a fix makes it pass.
+@pytest.mark.xfail(strict=True, reason="a clamp at a narrowing cuts the line the frame in flight wrote")
+@pytest.mark.parametrize("family", FAMILIES, ids=[f.value for f in FAMILIES])
+def test_frame_in_flight_at_a_narrowing_shrink_below_its_reach_cuts_no_line(family: TerminalFamily) -> None:
+    """A frame in flight at a shrink to fewer rows than it moves up, and fewer columns, cuts no line."""
+    verdict = _clamped_shrink(family, 2, start=(60, 24), met=(45, 10))
+    assert "missing 0," in verdict, verdict
 
 
 # The replay is a model consulted for a better guess; where it fails or disagrees with the terminal's own
