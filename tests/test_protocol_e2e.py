@@ -316,3 +316,22 @@ def test_working_directory_changes_are_debounced_into_one_context_update(tmp_pat
     updates = [m["params"] for m in received if m.get("method") == "ui.context.update"]
     assert len(updates) == 2 and "id" not in received[1]
     assert updates[1] == {"cwd": str(tmp_path / "repo" / "src"), "workspace_root": str(tmp_path / "repo")}
+
+
+def test_a_close_cancelled_half_way_still_stops_and_reaps_the_runtime() -> None:
+    """close() cancelled while it waits for the runtime to exit: the runtime is still reaped, then it is cancelled."""
+    # The runtime takes 0.5 s to exit after stdin's EOF, so the cancel lands while close() waits for it.
+    slow = "import sys, time; sys.stdin.read(); time.sleep(0.5)"
+    ui = UI(command=[sys.executable, "-c", slow], timeout=0.3)
+
+    async def test() -> None:
+        await ui.client.start()
+        closing = asyncio.ensure_future(ui.client.close())
+        await asyncio.sleep(0.1)
+        closing.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await closing
+        assert closing.cancelled()
+        assert ui.client.returncode == 0  # waited for: it exited on its own after the EOF
+
+    run(test)

@@ -186,11 +186,24 @@ class RuntimeClient:
         return await self._wait_for(lambda: not self.session.busy, timeout)
 
     async def close(self) -> int | None:
-        """Shut the runtime down: close its stdin, wait, then terminate, then kill."""
+        """Shut the runtime down: close its stdin, wait, then terminate, then kill.
+
+        A cancel that arrives meanwhile (an app that exits cancels its ``main``, which may be closing the
+        client already) does not stop the shutdown half-way: the runtime is still stopped and reaped (each
+        step bounded by ``shutdown_timeout``), then the cancel goes on.  Only a second cancel cuts it short.
+        """
         proc = self._proc
         if proc is None:
             return None
         self._closing = True
+        shutdown = asyncio.ensure_future(self._shutdown(proc))
+        try:
+            return await asyncio.shield(shutdown)
+        except asyncio.CancelledError:
+            await shutdown
+            raise
+
+    async def _shutdown(self, proc: asyncio.subprocess.Process) -> int | None:
         if proc.returncode is None:
             if proc.stdin is not None:
                 proc.stdin.close()  # EOF on stdin asks the runtime to exit
