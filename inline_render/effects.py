@@ -29,6 +29,7 @@ from .layout import Frame, Layout
 from .log import LogRow
 from .ops import (
     Anchored,
+    AutowrapOff,
     BeginSync,
     Cancel,
     EndSync,
@@ -42,10 +43,11 @@ from .ops import (
     Plan,
     ResetStyle,
     ShowCursor,
+    SoftWrap,
     Text,
 )
 from .state import CursorPhase, RenderState, SyncPhase
-from .style import Row, Segment, row_width
+from .style import DEFAULT, Row, Segment, Style, row_width
 from .text import WidthPolicy, common_prefix, text_width
 
 __all__ = ["EffectResult", "Projection", "plan_terminal_effects", "settle"]
@@ -57,6 +59,7 @@ _BEGIN_SYNC, _END_SYNC, _CANCEL = BeginSync(), EndSync(), Cancel()
 _HIDE_CURSOR, _SHOW_CURSOR = HideCursor(), ShowCursor()
 _ERASE_LINE, _ERASE_DOWN, _LINE_FEED = EraseLine(), EraseDown(), LineFeed()
 _RESET_STYLE = ResetStyle()
+_AUTOWRAP_OFF = AutowrapOff()
 _INSERTED_MOVED, _INSERTED_SCROLLED = Inserted(1, top_delta=1), Inserted(1)
 # Moves are values too, and a few of them (the composer's column, one row up) are most of them: shared.
 _MOVES: dict[tuple[int, int | None], MoveBy] = {}
@@ -349,6 +352,9 @@ class _Planner:
             self.ops.append(_HIDE_CURSOR)  # before any row moves
             self.visible = False
         self.hide_before_change = False
+        if self.state.config.soft_wrap_lines:
+            self.insert_soft_wrapped(layout.to_insert, rows)
+            return
         height = self.height
         position = 0
         while position < len(rows):
@@ -367,6 +373,47 @@ class _Planner:
             self.inserted_rows += count
             position += count
 
+    def insert_soft_wrapped(self, to_insert: tuple[LogRow, ...], rows: list[Row]) -> None:
+        """``insert`` with each row that continues the logical line of the row above soft-wrapped into it
+        (``Config.soft_wrap_lines``).  Both rows must be in the viewport for that, so a batch whose last row
+        goes on in the next batch keeps that row at the viewport's top (one line feed fewer): the next batch
+        starts with it."""
+        height = self.height
+        position = 0
+        while position < len(rows):
+            count = min(len(rows) - position, height)
+            for index in range(count):
+                at = position + index
+                if index and _continues(to_insert[at - 1], to_insert[at]) and self.soft_wrap(index - 1, rows[at - 1]):
+                    self.drawn[index] = None  # the wrap left a blank on its first cell: written whole
+                self.update_row(index, rows[at])
+            kept = (
+                1
+                if 1 < count < len(rows) - position
+                and _continues(to_insert[position + count - 1], to_insert[position + count])
+                else 0
+            )
+            feeds = count - kept
+            self.move(self.top + height - 1, None)
+            self.top += self.line_feeds(feeds, inserted=True)
+            self.drawn = self.drawn[feeds:] + [()] * feeds
+            self.first_written = max(0, self.first_written - feeds)
+            self.inserted_rows += feeds
+            position += feeds
+
+    def soft_wrap(self, index: int, row: Row) -> bool:
+        """Soft-wrap viewport row ``index`` (drawn) into the next one (``ops.SoftWrap``); False where it cannot:
+        a terminal one column wide, a last cell that is a hyperlink (its text would be written without it)."""
+        if self.columns < 2:
+            return False
+        column, text, style = _last_cell(row, self.columns, self.policy) or (self.columns - 1, " ", DEFAULT)
+        if style.link is not None:
+            return False
+        self.change()
+        self.move(self.top + index, column)
+        self.ops.append(SoftWrap(text, style))
+        return True
+
     def finish(self, frame: Frame, show_cursor: bool) -> None:
         """Draw ``frame``'s rows that differ from what is on screen; every row is then ``frame.rows``'s."""
         if self.moved or self.screen.drawn is not frame.rows:
@@ -382,6 +429,23 @@ class _Planner:
         elif not show_cursor and self.visible is None:
             self.ops.append(_HIDE_CURSOR)
             self.visible = False
+
+
+def _continues(row: LogRow, after: LogRow) -> bool:
+    """``after`` is the next row of ``row``'s logical line (wrapped from it)."""
+    return after.entry is row.entry and after.line_start == row.line_start and after.start > row.start
+
+
+def _last_cell(row: Row, columns: int, policy: WidthPolicy) -> tuple[int, str, Style] | None:
+    """The column, text and style of the cluster that fills ``row``'s last cell (None when that cell is blank)."""
+    column = 0
+    for segment in row:
+        for cluster in wcwidth.iter_graphemes(segment.text):
+            width = text_width(cluster, policy)
+            if width and column + width == columns:
+                return column, cluster, segment.style
+            column += width
+    return None
 
 
 def _unchanged(state: AppState, layout: Layout, frame: Frame) -> bool:
@@ -450,6 +514,8 @@ def _plan(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projecti
         ops = [_BEGIN_SYNC, *ops, _END_SYNC]
     if state.screen.broken:
         ops = [_CANCEL, *ops]  # first: ends any escape sequence a failed write left open
+        if state.config.soft_wrap_lines:
+            ops.insert(1, _AUTOWRAP_OFF)  # the failed write may have stopped inside a SoftWrap
     plan = Plan(tuple(ops), state.fault)
     # The first rows the last frames wrote to, moved up by the rows this one inserted (see
     # Screen.recent_written).  A frame that writes no row counts too (as ``height``): it ages the older

@@ -22,6 +22,7 @@ from .style import Style
 
 __all__ = [
     "Anchored",
+    "AutowrapOff",
     "BeginSync",
     "Cancel",
     "EndSync",
@@ -35,6 +36,7 @@ __all__ = [
     "Plan",
     "ResetStyle",
     "ShowCursor",
+    "SoftWrap",
     "Text",
 ]
 
@@ -52,6 +54,26 @@ class EndSync:
 @dataclass(frozen=True, slots=True)
 class Cancel:
     """``CAN``: aborts an escape sequence left incomplete by a failed write."""
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class SoftWrap:
+    """Soft-wrap the cursor's row into the next one (GNU screen, ``Config.soft_wrap_lines``): the cursor is on
+    the row's last cell, which holds ``text`` in ``style``.  Encoded as: save the cursor (``ESC 7``), autowrap
+    on, ``text`` again, a blank (it wraps: the terminal now holds both rows as one line, and a widening joins
+    them), autowrap off, restore the cursor (``ESC 8``).  The cursor ends where it was, wherever the blank
+    went: a terminal already wider than planned takes both cells on the row itself (no wrap, nothing garbled),
+    and no motion after it depends on the wrap.  The blank lands on the next row's first cell, which is then
+    written whole."""
+
+    text: str
+    style: Style
+
+
+@dataclass(frozen=True, slots=True)
+class AutowrapOff:
+    """``ESC[?7l``: after a failed write, which may have stopped inside a ``SoftWrap``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +151,7 @@ class Anchored:
 
 
 Op = Union[
+    AutowrapOff,
     BeginSync,
     EndSync,
     Cancel,
@@ -136,6 +159,7 @@ Op = Union[
     ShowCursor,
     MoveBy,
     Text,
+    SoftWrap,
     ResetStyle,
     EraseLine,
     EraseDown,
