@@ -26,6 +26,7 @@ from .ops import (
     AutowrapOff,
     BeginSync,
     Cancel,
+    DeleteLines,
     EndSync,
     EraseDown,
     EraseLine,
@@ -282,6 +283,8 @@ class Vt100Backend:
                 piece = "\x1b[0m"
                 self._style, self._current = DEFAULT, self._known(DEFAULT)[1]
                 last = DEFAULT
+            elif isinstance(op, DeleteLines):
+                piece = f"\x1b[{op.count}M"
             elif isinstance(op, SoftWrap):
                 # The blank after the text wraps in the text's style; ``ESC 8`` restores the attributes saved
                 # with the cursor on some terminals and not on others: unknown after it.

@@ -32,6 +32,7 @@ from .ops import (
     AutowrapOff,
     BeginSync,
     Cancel,
+    DeleteLines,
     EndSync,
     EraseDown,
     EraseLine,
@@ -233,6 +234,9 @@ class _Planner:
         self.first_written = self.height  # the first viewport row this plan writes to
         self.inserted_rows = 0  # rows this plan moves into scrollback through the viewport's top
         self.moved = False  # anchoring or inserting changed the rows on screen from ``screen.drawn``
+        # The log row just above the viewport (Screen.above), while it can be trusted to be there as drawn.
+        fresh = screen.anchored and not screen.broken and screen.drawn_columns == state.columns
+        self.above = screen.above if fresh else None
 
     def change(self) -> None:
         """Something is about to be drawn or moved."""
@@ -320,6 +324,8 @@ class _Planner:
             self.ops.append(_ERASE_DOWN)  # clears leftovers of an old frame; never ESC[2J
             self.move(top, 0)
             self.ops.append(_ERASE_LINE)
+            if self.state.config.soft_wrap_lines:
+                self.ops.append(DeleteLines(self.rows - top))
         else:
             self.move(top, 0)
             self.ops.append(_ERASE_DOWN)
@@ -334,6 +340,7 @@ class _Planner:
         self.top = top
         self.ops.append(Anchored(top))
         self.drawn = [()] * height
+        self.above = None
 
     def insert(self, layout: Layout) -> None:
         """Move ``layout.to_insert`` into scrollback through the top of the viewport.
@@ -380,6 +387,11 @@ class _Planner:
         starts with it."""
         height = self.height
         position = 0
+        above = self.above
+        # The row the last insertion left just above the viewport goes on in this one's first row: soft-wrapped
+        # into it too, unless the viewport starts on the screen's top row (that row went into history then).
+        if above is not None and self.top > 0 and _continues(above[0], to_insert[0]) and self.soft_wrap(-1, above[1]):
+            self.drawn[0] = None
         while position < len(rows):
             count = min(len(rows) - position, height)
             for index in range(count):
@@ -400,6 +412,7 @@ class _Planner:
             self.first_written = max(0, self.first_written - feeds)
             self.inserted_rows += feeds
             position += feeds
+        self.above = (to_insert[-1], rows[-1])
 
     def soft_wrap(self, index: int, row: Row) -> bool:
         """Soft-wrap viewport row ``index`` (drawn) into the next one (``ops.SoftWrap``); False where it cannot:
@@ -538,6 +551,9 @@ def _plan(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projecti
         False,  # broken
         written,  # recent_written
         frames,  # recent_frames
+        False,  # ghost_above
+        None,  # resized_from
+        planner.above,  # above
     )
     return plan, Projection(screen, len(layout.to_insert))
 
@@ -600,6 +616,9 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Pro
         False,  # broken
         (*older, first),  # recent_written (nothing inserted: the older entries stay where they are)
         frames,  # recent_frames
+        False,  # ghost_above
+        None,  # resized_from
+        screen.above,  # above
     )
     return plan, Projection(screen, 0)
 

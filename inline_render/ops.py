@@ -25,6 +25,7 @@ __all__ = [
     "AutowrapOff",
     "BeginSync",
     "Cancel",
+    "DeleteLines",
     "EndSync",
     "EraseDown",
     "EraseLine",
@@ -69,6 +70,16 @@ class SoftWrap:
 
     text: str
     style: Style
+
+
+@dataclass(frozen=True, slots=True)
+class DeleteLines:
+    """``ESC[{count}M`` at column 0 of the viewport's top row when anchoring on GNU screen (``Config.soft_wrap_lines``):
+    the rows from there down are erased already, and deleting them brings in new blank rows, without the mark
+    screen keeps on a row that continues into the next (no erase clears it: a row an earlier resize split, then
+    erased and redrawn, would join the row below it on the next widening)."""
+
+    count: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +166,7 @@ Op = Union[
     BeginSync,
     EndSync,
     Cancel,
+    DeleteLines,
     HideCursor,
     ShowCursor,
     MoveBy,

@@ -176,6 +176,8 @@ class TestTerminal:
             else:
                 self.x = min(self.columns, step) - 1
             self.pending_wrap = False
+        elif final == "M":
+            self._delete_lines(max(1, first))
         elif final == "K":
             self._erase_line(first)
         elif final == "J":
@@ -214,6 +216,19 @@ class TestTerminal:
             self.autowrap = on
         elif mode not in (12, 2004, 1004, 2026):  # synchronized output needs nothing from a model that draws at once
             self.violations.append(f"unsupported private mode {mode}")
+
+    def _delete_lines(self, count: int) -> None:
+        """``DL``: the cursor's row and the ``count - 1`` below it (within the scroll region) go, the rows below
+        move up, new blank rows (continuing nothing) come in at the region's bottom; the cursor to column 0."""
+        if not self.top <= self.y <= self.bottom:
+            return
+        count = min(count, self.bottom - self.y + 1)
+        for _ in range(count):
+            del self.grid[self.y], self.wrapped[self.y], self.used[self.y]
+            self.grid.insert(self.bottom, [""] * self.columns)
+            self.wrapped.insert(self.bottom, False)
+            self.used.insert(self.bottom, 0)
+        self.x, self.pending_wrap = 0, False
 
     def _scroll_on_clear(self) -> None:
         """tmux (option scroll-on-clear, on by default): clearing the whole screen from its top-left cell
