@@ -381,51 +381,51 @@ class _Planner:
             position += count
 
     def insert_soft_wrapped(self, to_insert: tuple[LogRow, ...], rows: list[Row]) -> None:
-        """``insert`` with each row that continues the logical line of the row above soft-wrapped into it
-        (``Config.soft_wrap_lines``).  Both rows must be in the viewport for that, so a batch whose last row
-        goes on in the next batch keeps that row at the viewport's top (one line feed fewer): the next batch
-        starts with it."""
+        """``insert``, then each inserted row that continues the logical line of the row above it is soft-wrapped
+        into it (``Config.soft_wrap_lines``), the row the last insertion left just above the viewport included.
+
+        The rows are linked only once their line feeds have moved them above the viewport: a resize the terminal
+        applies at any point of the frame then finds no mark inside the viewport (it would join a viewport row
+        to the next and move the rows the core counts on), only between committed rows, as ``printf`` leaves."""
         height = self.height
+        previous = self.above
         position = 0
-        above = self.above
-        # The row the last insertion left just above the viewport goes on in this one's first row: soft-wrapped
-        # into it too, unless the viewport starts on the screen's top row (that row went into history then).
-        if above is not None and self.top > 0 and _continues(above[0], to_insert[0]) and self.soft_wrap(-1, above[1]):
-            self.drawn[0] = None
         while position < len(rows):
             count = min(len(rows) - position, height)
             for index in range(count):
-                at = position + index
-                if index and _continues(to_insert[at - 1], to_insert[at]) and self.soft_wrap(index - 1, rows[at - 1]):
-                    self.drawn[index] = None  # the wrap left a blank on its first cell: written whole
-                self.update_row(index, rows[at])
-            kept = (
-                1
-                if 1 < count < len(rows) - position
-                and _continues(to_insert[position + count - 1], to_insert[position + count])
-                else 0
-            )
-            feeds = count - kept
+                self.update_row(index, rows[position + index])
             self.move(self.top + height - 1, None)
-            self.top += self.line_feeds(feeds, inserted=True)
-            self.drawn = self.drawn[feeds:] + [()] * feeds
-            self.first_written = max(0, self.first_written - feeds)
-            self.inserted_rows += feeds
-            position += feeds
-        self.above = (to_insert[-1], rows[-1])
+            self.top += self.line_feeds(count, inserted=True)
+            self.drawn = self.drawn[count:] + [()] * count
+            self.first_written = max(0, self.first_written - count)
+            self.inserted_rows += count
+            # Row ``k`` of the batch is now on screen row ``top - count + k`` (in history where that is < 0).
+            for k in range(count):
+                screen_row = self.top - count + k
+                if previous is not None and screen_row > 0 and _continues(previous[0], to_insert[position + k]):
+                    self.soft_wrap(screen_row - 1, previous[1], rows[position + k])
+                previous = (to_insert[position + k], rows[position + k])
+            position += count
+        self.above = previous if self.top > 0 else None
 
-    def soft_wrap(self, index: int, row: Row) -> bool:
-        """Soft-wrap viewport row ``index`` (drawn) into the next one (``ops.SoftWrap``); False where it cannot:
-        a terminal one column wide, a last cell that is a hyperlink (its text would be written without it)."""
-        if self.columns < 2:
-            return False
+    def soft_wrap(self, screen_row: int, row: Row, after: Row) -> None:
+        """Soft-wrap ``row``, on ``screen_row`` above the viewport, into ``after`` on the row below it
+        (``ops.SoftWrap``), then write ``after``'s first cell again over the blank the wrap left there.  Should the
+        terminal be wider than planned (a resize it applied before reading this), the blank stays on ``row``'s
+        row, past its text, and the first cell is written over itself.  Not on a terminal one column wide, nor
+        where a cell to write again is a hyperlink (it would be written without it)."""
+        first = _first_cell(after, self.policy)
+        if self.columns < 2 or first is None:
+            return
         column, text, style = _last_cell(row, self.columns, self.policy) or (self.columns - 1, " ", DEFAULT)
-        if style.link is not None:
-            return False
+        if style.link is not None or first[1].link is not None:
+            return
         self.change()
-        self.move(self.top + index, column)
+        self.move(screen_row, column)
         self.ops.append(SoftWrap(text, style))
-        return True
+        self.move(screen_row + 1, 0)
+        self.ops.append(Text(first[0], first[1]))
+        self.cursor = (screen_row + 1, first[2])
 
     def finish(self, frame: Frame, show_cursor: bool) -> None:
         """Draw ``frame``'s rows that differ from what is on screen; every row is then ``frame.rows``'s."""
@@ -447,6 +447,14 @@ class _Planner:
 def _continues(row: LogRow, after: LogRow) -> bool:
     """``after`` is the next row of ``row``'s logical line (wrapped from it)."""
     return after.entry is row.entry and after.line_start == row.line_start and after.start > row.start
+
+
+def _first_cell(row: Row, policy: WidthPolicy) -> tuple[str, Style, int] | None:
+    """The first grapheme cluster of ``row``, its style and width (None for an empty row)."""
+    for segment in row:
+        for cluster in wcwidth.iter_graphemes(segment.text):
+            return cluster, segment.style, text_width(cluster, policy)
+    return None
 
 
 def _last_cell(row: Row, columns: int, policy: WidthPolicy) -> tuple[int, str, Style] | None:

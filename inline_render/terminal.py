@@ -138,7 +138,8 @@ class TestTerminal:
         if kind == "7":
             self.saved = (self.x, self.y)
         elif kind == "8":
-            self.x, self.y = self.saved
+            # A resize since the save may have left it outside the screen: it is clamped, as terminals do.
+            self.x, self.y = min(self.saved[0], self.columns - 1), min(self.saved[1], self.rows - 1)
             self.pending_wrap = False
         elif kind == "c":
             self.violations.append("RIS (full reset)")
