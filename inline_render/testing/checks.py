@@ -133,6 +133,14 @@ class CheckedRenderer:
             for drawn_row in drawn[: result.state.pushed_rows + result.state.kept_rows]:
                 self.history.append(row_text(drawn_row).rstrip(" "))
                 self.history_columns.append(self.terminal.columns)
+            if result.state.replayed is not None:
+                # A replay of the frames in flight found rows they inserted garbled (queued again: their copy
+                # above is a ghost now) and rows intact after them (counted as inserted).
+                dropped, found = result.state.replayed
+                del self.history[len(self.history) - dropped :]
+                del self.history_columns[len(self.history_columns) - dropped :]
+                self.history.extend(found)
+                self.history_columns.extend([self.terminal.columns] * len(found))
         width = result.layout.columns
         for row in result.layout.to_insert[: result.effect.rows_inserted]:
             text = row_text(draw_log_row(row, width, self.renderer.state.config.width_policy)).rstrip(" ")
@@ -161,7 +169,9 @@ class CheckedRenderer:
             for inputs in ticks:
                 before = self.renderer.ticks
                 outputs += self.feed(inputs, checked=False)
-                feeds.append((len(held.data), self.renderer.ticks - before))
+                # As the shell counts them: a feed's ticks when it wrote (it then asks for an acknowledgement).
+                wrote = len(held.data) > (feeds[-1][0] if feeds else 0)
+                feeds.append((len(held.data), self.renderer.ticks - before if wrote else 0))
         finally:
             sink.terminal = terminal
         cut = round(len(held.data) * fraction)
@@ -176,7 +186,9 @@ class CheckedRenderer:
         # As the shell says it: a feed acknowledged at its own size (the terminal read it and the probe after it
         # before the resize) is settled, the others are not; without a report the count is unknown.
         count = sum(frames for end, frames in feeds if end >= cut) if report else None
-        resize = Resize(size[0], size[1], row, frames_in_flight=True, in_flight_frames=count)
+        # Their acknowledgements say the size they met: this one (a report tells it).
+        met = size if report and count else (None, None)
+        resize = Resize(size[0], size[1], row, True, count, *met)
         return outputs + self.feed([resize], resized=True)
 
     def _account_resizes(self, top: int, accounted: int) -> None:
@@ -258,7 +270,7 @@ class CheckedRenderer:
 
     def _joined(self, line: str, start: int) -> int:
         """How many history rows from ``start`` the terminal line ``line`` holds soft-wrapped into each other (GNU
-        screen, ``Config.link_wrapped_rows``): each but the last with every cell of the width it was written at,
+        screen, ``Config.soft_wrap_lines``): each but the last with every cell of the width it was written at,
         so exactly their text and padding; 0 if none."""
         policy = self.renderer.state.config.width_policy
         joined = ""
