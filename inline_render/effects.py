@@ -325,7 +325,13 @@ class _Planner:
             self.move(top, 0)
             self.ops.append(_ERASE_LINE)
             if self.state.config.soft_wrap_lines:
-                self.ops.append(DeleteLines(self.rows - top))
+                # GNU screen moves rows deleted from its top row into history (as its ESC[J there): from the
+                # row below it then, whose mark is the one that would join the viewport's first row to the next.
+                start = top if top > 0 else 1
+                if start < self.rows:
+                    self.move(start, 0)
+                    self.ops.append(DeleteLines(self.rows - start))
+                    self.move(top, 0)
         else:
             self.move(top, 0)
             self.ops.append(_ERASE_DOWN)

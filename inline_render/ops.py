@@ -77,7 +77,8 @@ class DeleteLines:
     """``ESC[{count}M`` at column 0 of the viewport's top row when anchoring on GNU screen (``Config.soft_wrap_lines``):
     the rows from there down are erased already, and deleting them brings in new blank rows, without the mark
     screen keeps on a row that continues into the next (no erase clears it: a row an earlier resize split, then
-    erased and redrawn, would join the row below it on the next widening)."""
+    erased and redrawn, would join the row below it on the next widening).  Never on the screen's top row, from
+    which screen moves the deleted rows into history."""
 
     count: int
 

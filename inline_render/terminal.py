@@ -224,7 +224,13 @@ class TestTerminal:
         if not self.top <= self.y <= self.bottom:
             return
         count = min(count, self.bottom - self.y + 1)
+        # GNU screen (measured): rows deleted from the screen's top row go into history, as a scroll would.
+        into_history = self.family is TerminalFamily.SCREEN and self.y == 0 and self.top == 0
         for _ in range(count):
+            if into_history:
+                self.scrollback.append(self._text(self.grid[self.y]))
+                self.history.append(Line(list(self.grid[self.y]), self.wrapped[self.y], self.used[self.y]))
+                self.scrolled += 1
             del self.grid[self.y], self.wrapped[self.y], self.used[self.y]
             self.grid.insert(self.bottom, [""] * self.columns)
             self.wrapped.insert(self.bottom, False)

@@ -78,11 +78,23 @@ def test_anchoring_clears_the_marks_left_where_the_viewport_goes(soft: bool) -> 
     narrowing that splits viewport rows leaves the same): screen's erase keeps the mark that a row continues into
     the next, deleting the rows (``DL``) clears it.  With ``soft_wrap_lines`` no viewport row continues after
     the anchor; without it the marks stay (a widening would join the rows drawn there)."""
-    app = _app(soft, 20, 20)
-    app.terminal.feed(b"\x1b[?7h" + b"w" * 70 + b"\x1b[H")  # rows 0-2 continue into the next; the cursor home
+    config = Config(viewport_height=6, resize_reflow=True, soft_wrap_lines=soft)
+    app = CheckedRenderer(20, 20, config=config, cursor_row=2, family=TerminalFamily.SCREEN)
+    app.terminal.feed(b"\x1b[?7h\x1b[3;1H" + b"w" * 70 + b"\x1b[3;1H")  # rows 2-4 continue into the next
     app.feed([LogAppend("text", "hello")])
     top = app.renderer.state.screen.top
-    assert top == 0 and any(app.terminal.wrapped[top:]) is not soft
+    assert top == 2 and any(app.terminal.wrapped[top:]) is not soft
+
+
+def test_rows_deleted_from_the_top_row_go_into_history() -> None:
+    """The model does what GNU screen 4.09 does (measured): ``DL`` on the screen's top row moves the rows into
+    history (so the anchor never deletes from there), from any other row it does not."""
+    top = TestTerminal(20, 6, family=TerminalFamily.SCREEN)
+    top.feed(b"\r\n".join(b"r%d" % i for i in range(6)) + b"\x1b[H\x1b[6M")
+    assert top.scrollback == [f"r{i}" for i in range(6)] and top.screen_lines() == [""] * 6
+    below = TestTerminal(20, 6, family=TerminalFamily.SCREEN)
+    below.feed(b"\r\n".join(b"r%d" % i for i in range(6)) + b"\x1b[2;1H\x1b[5M")
+    assert below.scrollback == [] and below.screen_lines() == ["r0", "", "", "", "", ""]
 
 
 def test_the_shell_soft_wraps_on_gnu_screen_only() -> None:
