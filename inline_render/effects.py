@@ -398,8 +398,15 @@ class _Planner:
         position = 0
         while position < len(rows):
             count = min(len(rows) - position, height)
+            # The batch's rows that its line feeds push into history at once (the viewport reaches the screen's
+            # top): those can only be linked while staged, before the line feeds.
+            moves = max(0, min(count, self.rows - (self.top + height)))
+            into_history = count - (self.top + moves)
             for index in range(count):
-                self.update_row(index, rows[position + index])
+                at = position + index
+                if 0 < index < into_history + 1 and _continues(to_insert[at - 1], to_insert[at]):
+                    self.soft_wrap_staged(index - 1, rows[at - 1])
+                self.update_row(index, rows[at])
             self.move(self.top + height - 1, None)
             self.top += self.line_feeds(count, inserted=True)
             self.drawn = self.drawn[count:] + [()] * count
@@ -413,6 +420,20 @@ class _Planner:
                 previous = (to_insert[position + k], rows[position + k])
             position += count
         self.above = previous if self.top > 0 else None
+
+    def soft_wrap_staged(self, index: int, row: Row) -> None:
+        """Soft-wrap the staged viewport row ``index`` into the next one, which is staged (written whole) after
+        this: the wrap's blank lands on its first cell.  Only for rows the batch's line feeds push into history
+        at once; a resize the terminal applies between this and them finds the mark inside the viewport."""
+        if self.columns < 2:
+            return
+        column, text, style = _last_cell(row, self.columns, self.policy) or (self.columns - 1, " ", DEFAULT)
+        if style.link is not None:
+            return
+        self.change()
+        self.move(self.top + index, column)
+        self.ops.append(SoftWrap(text, style))
+        self.drawn[index + 1] = None
 
     def soft_wrap(self, screen_row: int, row: Row, after: Row) -> None:
         """Soft-wrap ``row``, on ``screen_row`` above the viewport, into ``after`` on the row below it
@@ -451,8 +472,17 @@ class _Planner:
 
 
 def _continues(row: LogRow, after: LogRow) -> bool:
-    """``after`` is the next row of ``row``'s logical line (wrapped from it)."""
-    return after.entry is row.entry and after.line_start == row.line_start and after.start > row.start
+    """``after`` is the next row of ``row``'s logical line (wrapped from it).  ``row`` may come from an earlier
+    tick (``Screen.above``), and an open entry is a new object, with a new key, after every delta: the same
+    entry is the same key or the same id (an id reused by a new entry starts its own lines at 0)."""
+    this, then = row.entry, after.entry
+    return (
+        (then.key == this.key or (then.id is not None and then.id == this.id))
+        and then.base == this.base
+        and after.line_start == row.line_start
+        and after.start >= row.end
+        and after.start > row.start
+    )
 
 
 def _first_cell(row: Row, policy: WidthPolicy) -> tuple[str, Style, int] | None:
