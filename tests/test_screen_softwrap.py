@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from inline_render import Config, LogAppend, Resize
+from inline_render import Config, LogAppend, LogDelta, LogFinish, Resize
 from inline_render.backend import Vt100Backend
 from inline_render.ops import AutowrapOff, DeleteLines, Plan, SoftWrap
 from inline_render.shell.probe import TerminalInfo
@@ -119,3 +119,17 @@ def test_a_soft_wrap_on_the_model_marks_the_row_and_keeps_the_cursor() -> None:
     backend.write(Plan((SoftWrap("e", DEFAULT),)))
     assert terminal.wrapped[:2] == [True, False] and (terminal.cursor.x, terminal.cursor.y) == (4, 0)
     assert terminal.screen_lines()[:2] == ["abcde", ""]
+
+
+def test_rows_inserted_one_per_tick_while_streaming_are_linked_too() -> None:
+    """A line streamed in small deltas has its rows inserted a few per tick as the tail moves up: each row is
+    soft-wrapped into the next across ticks (an open entry is a new object, with a new key, after every delta)."""
+    app = _app(True, 20, 10)
+    app.feed([LogAppend("text", "", id="s", final=False)])
+    text = "S01-" + "z" * 200 + "\n" + "\n".join(f"T{i:02d}" for i in range(12))
+    for start in range(0, len(text), 7):
+        app.feed([LogDelta("s", text[start : start + 7])])
+    app.feed([LogFinish("s")])
+    lines = [(line.cells[0], line.wrapped) for line in app.terminal.history]
+    start = next(index for index, (first, _) in enumerate(lines) if first == "S")
+    assert [wrapped for _, wrapped in lines[start : start + 11]] == [True] * 10 + [False]
