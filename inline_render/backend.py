@@ -23,8 +23,10 @@ from .effects import EffectResult
 from .errors import BackendError
 from .ops import (
     Anchored,
+    AutowrapOff,
     BeginSync,
     Cancel,
+    DeleteLines,
     EndSync,
     EraseDown,
     EraseLine,
@@ -36,6 +38,7 @@ from .ops import (
     Plan,
     ResetStyle,
     ShowCursor,
+    SoftWrap,
     Text,
 )
 from .style import DEFAULT, Style
@@ -115,6 +118,7 @@ _FIXED: dict[type[Op], str] = {
     HideCursor: "\x1b[?25l",
     ShowCursor: "\x1b[?25h",
     LineFeed: "\n",
+    AutowrapOff: "\x1b[?7l",
     Inserted: "",
     Anchored: "",
 }
@@ -279,6 +283,14 @@ class Vt100Backend:
                 piece = "\x1b[0m"
                 self._style, self._current = DEFAULT, self._known(DEFAULT)[1]
                 last = DEFAULT
+            elif isinstance(op, DeleteLines):
+                piece = f"\x1b[{op.count}M"
+            elif isinstance(op, SoftWrap):
+                # The blank after the text wraps in the text's style; ``ESC 8`` restores the attributes saved
+                # with the cursor on some terminals and not on others: unknown after it.
+                _, _, code = self._known(op.style)
+                piece = f"\x1b7\x1b[?7h{code}{op.text} \x1b[?7l\x1b8"
+                self._style = self._current = last = None
             else:  # pragma: no cover - every Op type is handled above
                 raise AssertionError(f"unknown operation {op!r}")
             append(piece)

@@ -29,8 +29,10 @@ from .layout import Frame, Layout
 from .log import LogRow
 from .ops import (
     Anchored,
+    AutowrapOff,
     BeginSync,
     Cancel,
+    DeleteLines,
     EndSync,
     EraseDown,
     EraseLine,
@@ -42,10 +44,11 @@ from .ops import (
     Plan,
     ResetStyle,
     ShowCursor,
+    SoftWrap,
     Text,
 )
 from .state import CursorPhase, RenderState, SyncPhase
-from .style import Row, Segment, row_width
+from .style import DEFAULT, Row, Segment, Style, row_width
 from .text import WidthPolicy, common_prefix, text_width
 
 __all__ = ["EffectResult", "Projection", "plan_terminal_effects", "settle"]
@@ -57,6 +60,7 @@ _BEGIN_SYNC, _END_SYNC, _CANCEL = BeginSync(), EndSync(), Cancel()
 _HIDE_CURSOR, _SHOW_CURSOR = HideCursor(), ShowCursor()
 _ERASE_LINE, _ERASE_DOWN, _LINE_FEED = EraseLine(), EraseDown(), LineFeed()
 _RESET_STYLE = ResetStyle()
+_AUTOWRAP_OFF = AutowrapOff()
 _INSERTED_MOVED, _INSERTED_SCROLLED = Inserted(1, top_delta=1), Inserted(1)
 # Moves are values too, and a few of them (the composer's column, one row up) are most of them: shared.
 _MOVES: dict[tuple[int, int | None], MoveBy] = {}
@@ -230,6 +234,9 @@ class _Planner:
         self.first_written = self.height  # the first viewport row this plan writes to
         self.inserted_rows = 0  # rows this plan moves into scrollback through the viewport's top
         self.moved = False  # anchoring or inserting changed the rows on screen from ``screen.drawn``
+        # The log row just above the viewport (Screen.above), while it can be trusted to be there as drawn.
+        fresh = screen.anchored and not screen.broken and screen.drawn_columns == state.columns
+        self.above = screen.above if fresh else None
 
     def change(self) -> None:
         """Something is about to be drawn or moved."""
@@ -317,6 +324,14 @@ class _Planner:
             self.ops.append(_ERASE_DOWN)  # clears leftovers of an old frame; never ESC[2J
             self.move(top, 0)
             self.ops.append(_ERASE_LINE)
+            if self.state.config.soft_wrap_lines:
+                # GNU screen moves rows deleted from its top row into history (as its ESC[J there): from the
+                # row below it then, whose mark is the one that would join the viewport's first row to the next.
+                start = top if top > 0 else 1
+                if start < self.rows:
+                    self.move(start, 0)
+                    self.ops.append(DeleteLines(self.rows - start))
+                    self.move(top, 0)
         else:
             self.move(top, 0)
             self.ops.append(_ERASE_DOWN)
@@ -331,6 +346,7 @@ class _Planner:
         self.top = top
         self.ops.append(Anchored(top))
         self.drawn = [()] * height
+        self.above = None
 
     def insert(self, layout: Layout) -> None:
         """Move ``layout.to_insert`` into scrollback through the top of the viewport.
@@ -349,6 +365,9 @@ class _Planner:
             self.ops.append(_HIDE_CURSOR)  # before any row moves
             self.visible = False
         self.hide_before_change = False
+        if self.state.config.soft_wrap_lines:
+            self.insert_soft_wrapped(layout.to_insert, rows)
+            return
         height = self.height
         position = 0
         while position < len(rows):
@@ -367,6 +386,74 @@ class _Planner:
             self.inserted_rows += count
             position += count
 
+    def insert_soft_wrapped(self, to_insert: tuple[LogRow, ...], rows: list[Row]) -> None:
+        """``insert``, then each inserted row that continues the logical line of the row above it is soft-wrapped
+        into it (``Config.soft_wrap_lines``), the row the last insertion left just above the viewport included.
+
+        The rows are linked only once their line feeds have moved them above the viewport: a resize the terminal
+        applies at any point of the frame then finds no mark inside the viewport (it would join a viewport row
+        to the next and move the rows the core counts on), only between committed rows, as ``printf`` leaves."""
+        height = self.height
+        previous = self.above
+        position = 0
+        while position < len(rows):
+            count = min(len(rows) - position, height)
+            # The batch's rows that its line feeds push into history at once (the viewport reaches the screen's
+            # top): those can only be linked while staged, before the line feeds.
+            moves = max(0, min(count, self.rows - (self.top + height)))
+            into_history = count - (self.top + moves)
+            for index in range(count):
+                at = position + index
+                if 0 < index < into_history + 1 and _continues(to_insert[at - 1], to_insert[at]):
+                    self.soft_wrap_staged(index - 1, rows[at - 1])
+                self.update_row(index, rows[at])
+            self.move(self.top + height - 1, None)
+            self.top += self.line_feeds(count, inserted=True)
+            self.drawn = self.drawn[count:] + [()] * count
+            self.first_written = max(0, self.first_written - count)
+            self.inserted_rows += count
+            # Row ``k`` of the batch is now on screen row ``top - count + k`` (in history where that is < 0).
+            for k in range(count):
+                screen_row = self.top - count + k
+                if previous is not None and screen_row > 0 and _continues(previous[0], to_insert[position + k]):
+                    self.soft_wrap(screen_row - 1, previous[1], rows[position + k])
+                previous = (to_insert[position + k], rows[position + k])
+            position += count
+        self.above = previous if self.top > 0 else None
+
+    def soft_wrap_staged(self, index: int, row: Row) -> None:
+        """Soft-wrap the staged viewport row ``index`` into the next one, which is staged (written whole) after
+        this: the wrap's blank lands on its first cell.  Only for rows the batch's line feeds push into history
+        at once; a resize the terminal applies between this and them finds the mark inside the viewport."""
+        if self.columns < 2:
+            return
+        column, text, style = _last_cell(row, self.columns, self.policy) or (self.columns - 1, " ", DEFAULT)
+        if style.link is not None:
+            return
+        self.change()
+        self.move(self.top + index, column)
+        self.ops.append(SoftWrap(text, style))
+        self.drawn[index + 1] = None
+
+    def soft_wrap(self, screen_row: int, row: Row, after: Row) -> None:
+        """Soft-wrap ``row``, on ``screen_row`` above the viewport, into ``after`` on the row below it
+        (``ops.SoftWrap``), then write ``after``'s first cell again over the blank the wrap left there.  Should the
+        terminal be wider than planned (a resize it applied before reading this), the blank stays on ``row``'s
+        row, past its text, and the first cell is written over itself.  Not on a terminal one column wide, nor
+        where a cell to write again is a hyperlink (it would be written without it)."""
+        first = _first_cell(after, self.policy)
+        if self.columns < 2 or first is None:
+            return
+        column, text, style = _last_cell(row, self.columns, self.policy) or (self.columns - 1, " ", DEFAULT)
+        if style.link is not None or first[1].link is not None:
+            return
+        self.change()
+        self.move(screen_row, column)
+        self.ops.append(SoftWrap(text, style))
+        self.move(screen_row + 1, 0)
+        self.ops.append(Text(first[0], first[1]))
+        self.cursor = (screen_row + 1, first[2])
+
     def finish(self, frame: Frame, show_cursor: bool) -> None:
         """Draw ``frame``'s rows that differ from what is on screen; every row is then ``frame.rows``'s."""
         if self.moved or self.screen.drawn is not frame.rows:
@@ -382,6 +469,40 @@ class _Planner:
         elif not show_cursor and self.visible is None:
             self.ops.append(_HIDE_CURSOR)
             self.visible = False
+
+
+def _continues(row: LogRow, after: LogRow) -> bool:
+    """``after`` is the next row of ``row``'s logical line (wrapped from it).  ``row`` may come from an earlier
+    tick (``Screen.above``), and an open entry is a new object, with a new key, after every delta: the same
+    entry is the same key or the same id (an id reused by a new entry starts its own lines at 0)."""
+    this, then = row.entry, after.entry
+    return (
+        (then.key == this.key or (then.id is not None and then.id == this.id))
+        and then.base == this.base
+        and after.line_start == row.line_start
+        and after.start >= row.end
+        and after.start > row.start
+    )
+
+
+def _first_cell(row: Row, policy: WidthPolicy) -> tuple[str, Style, int] | None:
+    """The first grapheme cluster of ``row``, its style and width (None for an empty row)."""
+    for segment in row:
+        for cluster in wcwidth.iter_graphemes(segment.text):
+            return cluster, segment.style, text_width(cluster, policy)
+    return None
+
+
+def _last_cell(row: Row, columns: int, policy: WidthPolicy) -> tuple[int, str, Style] | None:
+    """The column, text and style of the cluster that fills ``row``'s last cell (None when that cell is blank)."""
+    column = 0
+    for segment in row:
+        for cluster in wcwidth.iter_graphemes(segment.text):
+            width = text_width(cluster, policy)
+            if width and column + width == columns:
+                return column, cluster, segment.style
+            column += width
+    return None
 
 
 def _unchanged(state: AppState, layout: Layout, frame: Frame) -> bool:
@@ -450,6 +571,8 @@ def _plan(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projecti
         ops = [_BEGIN_SYNC, *ops, _END_SYNC]
     if state.screen.broken:
         ops = [_CANCEL, *ops]  # first: ends any escape sequence a failed write left open
+        if state.config.soft_wrap_lines:
+            ops.insert(1, _AUTOWRAP_OFF)  # the failed write may have stopped inside a SoftWrap
     plan = Plan(tuple(ops), state.fault)
     # The first rows the last frames wrote to, moved up by the rows this one inserted (see
     # Screen.recent_written).  A frame that writes no row counts too (as ``height``): it ages the older
@@ -472,6 +595,9 @@ def _plan(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projecti
         False,  # broken
         written,  # recent_written
         frames,  # recent_frames
+        False,  # ghost_above
+        None,  # resized_from
+        planner.above,  # above
     )
     return plan, Projection(screen, len(layout.to_insert))
 
@@ -534,6 +660,9 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Pro
         False,  # broken
         (*older, first),  # recent_written (nothing inserted: the older entries stay where they are)
         frames,  # recent_frames
+        False,  # ghost_above
+        None,  # resized_from
+        screen.above,  # above
     )
     return plan, Projection(screen, 0)
 

@@ -22,8 +22,10 @@ from .style import Style
 
 __all__ = [
     "Anchored",
+    "AutowrapOff",
     "BeginSync",
     "Cancel",
+    "DeleteLines",
     "EndSync",
     "EraseDown",
     "EraseLine",
@@ -35,6 +37,7 @@ __all__ = [
     "Plan",
     "ResetStyle",
     "ShowCursor",
+    "SoftWrap",
     "Text",
 ]
 
@@ -52,6 +55,37 @@ class EndSync:
 @dataclass(frozen=True, slots=True)
 class Cancel:
     """``CAN``: aborts an escape sequence left incomplete by a failed write."""
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class SoftWrap:
+    """Soft-wrap the cursor's row into the next one (GNU screen, ``Config.soft_wrap_lines``): the cursor is on
+    the row's last cell, which holds ``text`` in ``style``.  Encoded as: save the cursor (``ESC 7``), autowrap
+    on, ``text`` again, a blank (it wraps: the terminal now holds both rows as one line, and a widening joins
+    them), autowrap off, restore the cursor (``ESC 8``).  The cursor ends where it was, wherever the blank
+    went: a terminal already wider than planned takes both cells on the row itself (no wrap, nothing garbled),
+    and no motion after it depends on the wrap.  The blank lands on the next row's first cell, which is then
+    written whole."""
+
+    text: str
+    style: Style
+
+
+@dataclass(frozen=True, slots=True)
+class DeleteLines:
+    """``ESC[{count}M`` at column 0 of the viewport's top row when anchoring on GNU screen (``Config.soft_wrap_lines``):
+    the rows from there down are erased already, and deleting them brings in new blank rows, without the mark
+    screen keeps on a row that continues into the next (no erase clears it: a row an earlier resize split, then
+    erased and redrawn, would join the row below it on the next widening).  Never on the screen's top row, from
+    which screen moves the deleted rows into history."""
+
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class AutowrapOff:
+    """``ESC[?7l``: after a failed write, which may have stopped inside a ``SoftWrap``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,13 +163,16 @@ class Anchored:
 
 
 Op = Union[
+    AutowrapOff,
     BeginSync,
     EndSync,
     Cancel,
+    DeleteLines,
     HideCursor,
     ShowCursor,
     MoveBy,
     Text,
+    SoftWrap,
     ResetStyle,
     EraseLine,
     EraseDown,

@@ -116,6 +116,12 @@ class Config:
     """The terminal re-wraps rows wider than a new width instead of cutting them (tmux, VTE, xterm.js; not
     xterm): a resize then keeps the committed log rows at the viewport's top where the terminal put them
     (they count as inserted) and re-anchors below them, so none is erased and none is drawn twice."""
+    soft_wrap_lines: bool = False
+    """Insert the rows of a wrapped log line soft-wrapped into each other, as the terminal's own autowrap would
+    (``ops.SoftWrap``; the shell turns it on for GNU screen).  screen shows only as many history rows as line
+    feeds scrolled in: a shrink puts the oldest out of reach, and only a widening that joins soft-wrapped rows
+    brings them back (tests/test_screen_reach.py).  A widening then shows such a line joined, with the blank
+    cells its rows ended with (word wrap, continuation indent) inside it."""
     composer_prompt: str = "\u203a "
     """Drawn before the composer's first row."""
     placeholder: str = ""

@@ -138,7 +138,8 @@ class TestTerminal:
         if kind == "7":
             self.saved = (self.x, self.y)
         elif kind == "8":
-            self.x, self.y = self.saved
+            # A resize since the save may have left it outside the screen: it is clamped, as terminals do.
+            self.x, self.y = min(self.saved[0], self.columns - 1), min(self.saved[1], self.rows - 1)
             self.pending_wrap = False
         elif kind == "c":
             self.violations.append("RIS (full reset)")
@@ -176,6 +177,8 @@ class TestTerminal:
             else:
                 self.x = min(self.columns, step) - 1
             self.pending_wrap = False
+        elif final == "M":
+            self._delete_lines(max(1, first))
         elif final == "K":
             self._erase_line(first)
         elif final == "J":
@@ -214,6 +217,25 @@ class TestTerminal:
             self.autowrap = on
         elif mode not in (12, 2004, 1004, 2026):  # synchronized output needs nothing from a model that draws at once
             self.violations.append(f"unsupported private mode {mode}")
+
+    def _delete_lines(self, count: int) -> None:
+        """``DL``: the cursor's row and the ``count - 1`` below it (within the scroll region) go, the rows below
+        move up, new blank rows (continuing nothing) come in at the region's bottom; the cursor to column 0."""
+        if not self.top <= self.y <= self.bottom:
+            return
+        count = min(count, self.bottom - self.y + 1)
+        # GNU screen (measured): rows deleted from the screen's top row go into history, as a scroll would.
+        into_history = self.family is TerminalFamily.SCREEN and self.y == 0 and self.top == 0
+        for _ in range(count):
+            if into_history:
+                self.scrollback.append(self._text(self.grid[self.y]))
+                self.history.append(Line(list(self.grid[self.y]), self.wrapped[self.y], self.used[self.y]))
+                self.scrolled += 1
+            del self.grid[self.y], self.wrapped[self.y], self.used[self.y]
+            self.grid.insert(self.bottom, [""] * self.columns)
+            self.wrapped.insert(self.bottom, False)
+            self.used.insert(self.bottom, 0)
+        self.x, self.pending_wrap = 0, False
 
     def _scroll_on_clear(self) -> None:
         """tmux (option scroll-on-clear, on by default): clearing the whole screen from its top-left cell

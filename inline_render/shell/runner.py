@@ -46,6 +46,7 @@ from ..composer import normalize_key
 from ..inputs import Clock, Input, Key, LogAppend, LogDelta, Resize
 from ..outputs import CompleteRequest, Interrupt, Output, Quit, Submit
 from ..state import Config
+from ..terminal_resize import TerminalFamily
 from ..themes import hyperlinks_supported
 from ..tick import Renderer
 from .api import AppApi
@@ -133,7 +134,10 @@ def config_for(options: AppOptions, info: TerminalInfo, env: Mapping[str, str] |
     # Synchronized output only where the terminal says it knows mode 2026: elsewhere a frame hides the cursor
     # while it moves it (else every streamed token would show the cursor jumping to its row and back).
     sync = config.synchronized_output and info.synchronized_output is True
-    return replace(config, resize_reflow=reflow, synchronized_output=sync)
+    # GNU screen brings history rows a shrink put out of reach back only when a widening joins soft-wrapped
+    # rows (tests/test_screen_reach.py): there the rows of a wrapped log line are inserted soft-wrapped.
+    soft = config.soft_wrap_lines or info.family is TerminalFamily.SCREEN
+    return replace(config, resize_reflow=reflow, synchronized_output=sync, soft_wrap_lines=soft)
 
 
 class InlineApp(AppApi, SessionFeatures):

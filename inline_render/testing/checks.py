@@ -33,6 +33,7 @@ from ..outputs import Output
 from ..state import Config, CursorPhase, SyncPhase
 from ..style import row_text
 from ..terminal import TerminalFamily, TestTerminal
+from ..text import text_width
 from ..theme import draw_log_row
 from ..tick import Renderer, TickResult, start_position
 
@@ -77,6 +78,7 @@ class CheckedRenderer:
                 self.pyte = PyteTerminal(columns, rows, self.renderer.state.config.width_policy)
                 self.pyte.feed(start_position(rows, cursor_row))
         self.history: list[str] = []
+        self.history_columns: list[int] = []  # the width each history row was written at
         # Every line that belongs above the viewport, in order: inserted rows, and "ghost" lines that a
         # shrinking terminal pushed into scrollback itself (uncommitted text, dialog, status rows).
         self.expected_above: list[str] = []
@@ -130,16 +132,20 @@ class CheckedRenderer:
             # inserted: the top rows of the viewport as drawn before the resize, in order.
             for drawn_row in drawn[: result.state.pushed_rows + result.state.kept_rows]:
                 self.history.append(row_text(drawn_row).rstrip(" "))
+                self.history_columns.append(self.terminal.columns)
             if result.state.replayed is not None:
                 # A replay of the frames in flight found rows they inserted garbled (queued again: their copy
                 # above is a ghost now) and rows intact after them (counted as inserted).
                 dropped, found = result.state.replayed
                 del self.history[len(self.history) - dropped :]
+                del self.history_columns[len(self.history_columns) - dropped :]
                 self.history.extend(found)
+                self.history_columns.extend([self.terminal.columns] * len(found))
         width = result.layout.columns
         for row in result.layout.to_insert[: result.effect.rows_inserted]:
             text = row_text(draw_log_row(row, width, self.renderer.state.config.width_policy)).rstrip(" ")
             self.history.append(text)
+            self.history_columns.append(width)
             self.expected_above.append(text)
         if result.effect.complete and checked:
             self.check(result, data)
@@ -194,6 +200,7 @@ class CheckedRenderer:
                 # rows it accounted for are the first ones pushed, whichever resize pushed them.
                 if accounted > 0:
                     self.history.append(line)
+                    self.history_columns.append(self.terminal.columns)
                     accounted -= 1
                 else:
                     self.ghosts.append(line)
@@ -251,14 +258,30 @@ class CheckedRenderer:
             row = list(cells[: terminal.columns])
             if wrapped and lines:
                 # The row before continued here: a never-written cell at its end was the padding a wide
-                # character leaves when it does not fit the last column, and is not part of the line.
+                # character leaves when it does not fit the last column, and is not part of the line (GNU
+                # screen keeps every cell of a row that continues into the next: the line holds them).
                 previous = lines[-1]
-                while previous and previous[-1] == "":
+                while previous and previous[-1] == "" and terminal.family is not TerminalFamily.SCREEN:
                     previous.pop()
                 previous.extend(row)
             else:
                 lines.append(row)
         return ["".join(" " if c == "" else ("" if c == "\0" else c) for c in line).rstrip(" ") for line in lines]
+
+    def _joined(self, line: str, start: int) -> int:
+        """How many history rows from ``start`` the terminal line ``line`` holds soft-wrapped into each other (GNU
+        screen, ``Config.soft_wrap_lines``): each but the last with every cell of the width it was written at,
+        so exactly their text and padding; 0 if none."""
+        policy = self.renderer.state.config.width_policy
+        joined = ""
+        for index in range(start, len(self.history)):
+            text = self.history[index]
+            if index > start and (joined + text).rstrip(" ") == line:
+                return index - start + 1
+            joined += text + " " * (self.history_columns[index] - text_width(text, policy))
+            if not line.startswith(joined.rstrip(" ")):
+                return 0
+        return 0
 
     def _check_family(self, result: TickResult, top: int) -> None:
         """A real terminal's resize model: the viewport equals the frame, every inserted row is kept in order."""
@@ -275,6 +298,8 @@ class CheckedRenderer:
                 wanted = self.history[found]
                 if line == wanted or (cuts and line and wanted.startswith(line)):
                     found += 1
+                elif self.family is TerminalFamily.SCREEN:
+                    found += self._joined(line, found)
         if found < len(self.history):
             lost = self.history[found]
             self._fail(f"inserted row {found} ({lost!r}) is missing above the viewport (lost or out of order)")

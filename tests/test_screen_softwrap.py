@@ -1,0 +1,135 @@
+"""GNU screen: the rows of a wrapped log line are inserted soft-wrapped into each other (``Config.soft_wrap_lines``,
+which the shell turns on for the ``SCREEN`` family), so a widening joins them and brings history rows a shrink put
+out of reach back within it, as it does for ``printf`` (``tests/test_screen_reach.py``); anchoring deletes the
+viewport's rows (``DL``) so no mark an earlier resize left joins a redrawn row to the next."""
+
+from __future__ import annotations
+
+import pytest
+
+from inline_render import Config, LogAppend, LogDelta, LogFinish, Resize
+from inline_render.backend import Vt100Backend
+from inline_render.ops import AutowrapOff, DeleteLines, Plan, SoftWrap
+from inline_render.shell.probe import TerminalInfo
+from inline_render.shell.runner import AppOptions, config_for
+from inline_render.style import DEFAULT
+from inline_render.terminal import TerminalFamily, TestTerminal
+from inline_render.testing.checks import CheckedRenderer
+
+SHORT = "\n".join(f"A{i:02d}" for i in range(1, 31))
+LONG = "\n".join(f"B{i:02d}-" + "x" * 55 for i in range(1, 11))  # three rows each at 20 columns (cut by cells)
+
+
+def _app(soft: bool, columns: int = 20, rows: int = 20) -> CheckedRenderer:
+    config = Config(viewport_height=6, resize_reflow=True, soft_wrap_lines=soft)
+    return CheckedRenderer(columns, rows, config=config, cursor_row=0, family=TerminalFamily.SCREEN)
+
+
+def _reach(app: CheckedRenderer) -> list[str]:
+    """The ``A`` lines screen shows (its reachable history, then the screen)."""
+    return [line for line in [*app.terminal.scrollback, *app.terminal.screen_lines()] if line.startswith("A")]
+
+
+@pytest.mark.parametrize(("soft", "reached"), [(True, 30), (False, 24)], ids=["soft-wrapped", "row-by-row"])
+def test_a_widening_brings_soft_wrapped_rows_back_into_reach(soft: bool, reached: int) -> None:
+    """30 short lines, a shrink of 6 rows (6 lines out of reach), 10 lines of 3 rows, a widening to 60 columns:
+    inserted soft-wrapped, the 10 lines join into 10 rows and all 30 short lines are in reach again; inserted row
+    by row (the library before), 6 stay out of reach."""
+    app = _app(soft)
+    app.feed([LogAppend("text", SHORT)])
+    app.feed([Resize(20, 14)])
+    app.feed([])
+    assert _reach(app)[0] == "A07"
+    app.feed([LogAppend("text", LONG)])
+    app.feed([LogAppend("text", "end")])
+    app.feed([Resize(60, 14)])
+    app.feed([])
+    assert len(_reach(app)) == reached
+
+
+def test_inserted_rows_of_one_line_are_marked_as_continuing() -> None:
+    """In screen's history each row of a wrapped line but its last continues into the next, the last does not."""
+    app = _app(True)
+    app.feed([LogAppend("text", LONG)])
+    app.feed([LogAppend("text", SHORT)])
+    lines = [(line.cells[:4], line.wrapped) for line in app.terminal.history]
+    starts = [index for index, (cells, _) in enumerate(lines) if cells[0] == "B"]
+    assert len(starts) == 10
+    for start in starts:
+        assert [wrapped for _, wrapped in lines[start : start + 3]] == [True, True, False]
+
+
+def test_a_frame_read_after_a_widening_leaves_every_row_as_drawn() -> None:
+    """The terminal widens before it reads the frame that inserts and links the rows: the links' cells land on
+    the rows' own cells (no wrap, nothing stray), and every line is still there whole, once."""
+    app = _app(True)
+    app.feed([LogAppend("text", SHORT)])
+    app.inflight([[LogAppend("text", LONG)], [LogAppend("text", "end")]], 0.0, (37, 20), True)
+    app.feed([])
+    text = [*app.terminal.scrollback, *app.terminal.screen_lines()]
+    for number in range(1, 11):
+        rows = [row for row in text if row.startswith(f"B{number:02d}-")]
+        assert len(rows) == 1 and rows[0].replace(" ", "").startswith(f"B{number:02d}-" + "x" * 16)
+
+
+@pytest.mark.parametrize("soft", [True, False], ids=["soft-wrapped", "row-by-row"])
+def test_anchoring_clears_the_marks_left_where_the_viewport_goes(soft: bool) -> None:
+    """Rows where the viewport is anchored were soft-wrapped before (here by text written there with autowrap; a
+    narrowing that splits viewport rows leaves the same): screen's erase keeps the mark that a row continues into
+    the next, deleting the rows (``DL``) clears it.  With ``soft_wrap_lines`` no viewport row continues after
+    the anchor; without it the marks stay (a widening would join the rows drawn there)."""
+    config = Config(viewport_height=6, resize_reflow=True, soft_wrap_lines=soft)
+    app = CheckedRenderer(20, 20, config=config, cursor_row=2, family=TerminalFamily.SCREEN)
+    app.terminal.feed(b"\x1b[?7h\x1b[3;1H" + b"w" * 70 + b"\x1b[3;1H")  # rows 2-4 continue into the next
+    app.feed([LogAppend("text", "hello")])
+    top = app.renderer.state.screen.top
+    assert top == 2 and any(app.terminal.wrapped[top:]) is not soft
+
+
+def test_rows_deleted_from_the_top_row_go_into_history() -> None:
+    """The model does what GNU screen 4.09 does (measured): ``DL`` on the screen's top row moves the rows into
+    history (so the anchor never deletes from there), from any other row it does not."""
+    top = TestTerminal(20, 6, family=TerminalFamily.SCREEN)
+    top.feed(b"\r\n".join(b"r%d" % i for i in range(6)) + b"\x1b[H\x1b[6M")
+    assert top.scrollback == [f"r{i}" for i in range(6)] and top.screen_lines() == [""] * 6
+    below = TestTerminal(20, 6, family=TerminalFamily.SCREEN)
+    below.feed(b"\r\n".join(b"r%d" % i for i in range(6)) + b"\x1b[2;1H\x1b[5M")
+    assert below.scrollback == [] and below.screen_lines() == ["r0", "", "", "", "", ""]
+
+
+def test_the_shell_soft_wraps_on_gnu_screen_only() -> None:
+    """``config_for`` turns ``soft_wrap_lines`` on for the family GNU screen answers as, and for no other."""
+    for family in TerminalFamily:
+        config = config_for(AppOptions(), TerminalInfo(family=family))
+        assert config.soft_wrap_lines is (family is TerminalFamily.SCREEN), family
+
+
+def test_the_operations_bytes() -> None:
+    """SoftWrap saves the cursor, writes its cell and a blank with autowrap on, restores; DL and autowrap off."""
+    backend = Vt100Backend(lambda data: None)
+    data, _ = backend.encode(Plan((SoftWrap("x", DEFAULT), DeleteLines(3), AutowrapOff())))
+    assert data.startswith(b"\x1b7\x1b[?7h") and data.endswith(b"x \x1b[?7l\x1b8\x1b[3M\x1b[?7l")
+
+
+def test_a_soft_wrap_on_the_model_marks_the_row_and_keeps_the_cursor() -> None:
+    """On the screen model: the row continues into the next, the cursor is where it was, the blank on the next row."""
+    terminal = TestTerminal(5, 3, family=TerminalFamily.SCREEN)
+    backend = Vt100Backend(terminal.feed)
+    terminal.feed(b"\x1b[?7labcde\x1b[5G")
+    backend.write(Plan((SoftWrap("e", DEFAULT),)))
+    assert terminal.wrapped[:2] == [True, False] and (terminal.cursor.x, terminal.cursor.y) == (4, 0)
+    assert terminal.screen_lines()[:2] == ["abcde", ""]
+
+
+def test_rows_inserted_one_per_tick_while_streaming_are_linked_too() -> None:
+    """A line streamed in small deltas has its rows inserted a few per tick as the tail moves up: each row is
+    soft-wrapped into the next across ticks (an open entry is a new object, with a new key, after every delta)."""
+    app = _app(True, 20, 10)
+    app.feed([LogAppend("text", "", id="s", final=False)])
+    text = "S01-" + "z" * 200 + "\n" + "\n".join(f"T{i:02d}" for i in range(12))
+    for start in range(0, len(text), 7):
+        app.feed([LogDelta("s", text[start : start + 7])])
+    app.feed([LogFinish("s")])
+    lines = [(line.cells[0], line.wrapped) for line in app.terminal.history]
+    start = next(index for index, (first, _) in enumerate(lines) if first == "S")
+    assert [wrapped for _, wrapped in lines[start : start + 11]] == [True] * 10 + [False]
