@@ -6,7 +6,8 @@ the first are staged on viewport rows that the previous chunk's line feeds left 
 without diffing: a move to the row's column 0, then one ``Text`` per segment.  ``stage_blank`` appends
 exactly those operations, and ``draw_insert_rows`` draws the rows as ``theme.draw_log_rows`` does, without
 its per-row cache (rows that leave for scrollback are drawn once, so caching them only evicts the
-viewport's rows) and with each entry's prefix looked up once.  Output is byte-identical:
+viewport's rows) and with each entry's prefix looked up once, the rows of rendered (Markdown, diff) entries
+included.  Output is byte-identical:
 ``tests/test_bulk_insert.py`` compares both with the per-row path.
 """
 
@@ -27,7 +28,6 @@ __all__ = ["draw_insert_rows", "stage_blank"]
 _LINE_FEED = LineFeed()
 _TO_COLUMN_0 = MoveBy(0, 0)
 _DOWN_ONE = (_LINE_FEED, _TO_COLUMN_0)
-_draw_line_row = draw_line_row
 _new = tuple.__new__  # a NamedTuple's own __new__ is a Python call per segment
 
 
@@ -88,12 +88,12 @@ def draw_insert_rows(rows: Sequence[LogRow], width: int, policy: WidthPolicy, th
 def _view_row(
     view: View, line_start: int, start: int, end: int, room: int, policy: WidthPolicy, lead: Segment | None, prefix: str
 ) -> Row:
-    """``theme._draw_view_row`` of a row, its prefix segment given: the line's cells drawn without the row cache
-    (a row leaving for scrollback is drawn once)."""
+    """``theme._draw_view_row`` of a row, its prefix segment given (``draw_line_row``'s cache is kept: the rows of
+    the viewport's tail are drawn there before they leave for scrollback)."""
     body: Row = ()
     if start < len(view.text) or start != end:
         line, first, _ = view.line_at(line_start)
-        body = clip_row(_draw_line_row(line, start - first, end - first, room, policy), room, policy)
+        body = clip_row(draw_line_row(line, start - first, end - first, room, policy), room, policy)
     segments = list(body) if lead is None or not (body or prefix.strip()) else [lead, *body]
     while segments and not segments[-1].text.rstrip(" "):
         segments.pop()
