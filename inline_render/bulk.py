@@ -6,7 +6,8 @@ the first are staged on viewport rows that the previous chunk's line feeds left 
 without diffing: a move to the row's column 0, then one ``Text`` per segment.  ``stage_blank`` appends
 exactly those operations, and ``draw_insert_rows`` draws the rows as ``theme.draw_log_rows`` does, without
 its per-row cache (rows that leave for scrollback are drawn once, so caching them only evicts the
-viewport's rows) and with each entry's prefix looked up once.  Output is byte-identical:
+viewport's rows) and with each entry's prefix looked up once, the rows of rendered (Markdown, diff) entries
+included.  Output is byte-identical:
 ``tests/test_bulk_insert.py`` compares both with the per-row path.
 """
 
@@ -15,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .log import LogRow
+from .mdview import View, draw_line_row
 from .ops import LineFeed, MoveBy, Op, Text
-from .style import DEFAULT, Row, Segment, Style
+from .style import DEFAULT, Row, Segment, Style, clip_row
 from .text import WidthPolicy, clip_to_width, text_width
 from .theme import draw_log_rows, prefix_for
 from .themes import Theme
@@ -25,29 +27,34 @@ __all__ = ["draw_insert_rows", "stage_blank"]
 
 _LINE_FEED = LineFeed()
 _TO_COLUMN_0 = MoveBy(0, 0)
+_DOWN_ONE = (_LINE_FEED, _TO_COLUMN_0)
 _new = tuple.__new__  # a NamedTuple's own __new__ is a Python call per segment
 
 
 def draw_insert_rows(rows: Sequence[LogRow], width: int, policy: WidthPolicy, theme: Theme | None = None) -> list[Row]:
-    """``theme.draw_log_rows(rows, ...)``, equal row for row (plain rows of a kind other than ``diff`` drawn here,
-    the others by ``draw_log_rows``)."""
+    """``theme.draw_log_rows(rows, ...)``, equal row for row (rows of a ``diff`` entry without a view drawn by
+    ``draw_log_rows``, the others here)."""
     out: list[Row] = []
     append = out.append
     current: object = None
     fast = False
+    view: View | None = None
     base = 0
     first_prefix = rest_prefix = ""
     first_lead: Segment | None = None  # the prefix segment of a first row; None: no prefix segment
     rest_lead: Segment | None = None  # the same for continuation rows (written only before some text)
     text_style: Style = DEFAULT
     for row in rows:
-        entry, _, start, end = row
+        entry, line_start, start, end = row
         if entry is not current:
             current = entry
-            fast = entry.view is None and entry.kind != "diff"
+            view = entry.view
+            fast = view is not None or entry.kind != "diff"
             if fast:
-                # What theme._draw_row decides per row from the kind alone, decided once per entry.
-                glyph, prefix_style, text_style = prefix_for(entry.kind, theme)
+                # What theme._draw_row / _draw_view_row decide per row from the kind alone, decided once per entry.
+                glyph, prefix_style, text_style = prefix_for(
+                    entry.kind, view.options.theme if view is not None else theme
+                )
                 first_prefix = "" if width <= len(glyph) else glyph
                 rest_prefix = "" if width <= len(glyph) else " " * len(glyph)
                 first_lead = _lead(first_prefix, prefix_style)
@@ -60,8 +67,11 @@ def draw_insert_rows(rows: Sequence[LogRow], width: int, policy: WidthPolicy, th
             prefix, lead = first_prefix, first_lead
         else:
             prefix, lead = rest_prefix, rest_lead
-        text = entry.piece(start, end).rstrip("\n")
         room = width - len(prefix)
+        if view is not None:
+            append(_view_row(view, line_start, start, end, room, policy, lead, prefix))
+            continue
+        text = entry.piece(start, end).rstrip("\n")
         if len(text) > room or not text.isascii():
             text, _ = clip_to_width(text, room, policy)
         text = text.rstrip(" ")
@@ -73,6 +83,25 @@ def draw_insert_rows(rows: Sequence[LogRow], width: int, policy: WidthPolicy, th
         else:
             append(())
     return out
+
+
+def _view_row(
+    view: View, line_start: int, start: int, end: int, room: int, policy: WidthPolicy, lead: Segment | None, prefix: str
+) -> Row:
+    """``theme._draw_view_row`` of a row, its prefix segment given (``draw_line_row``'s cache is kept: the rows of
+    the viewport's tail are drawn there before they leave for scrollback)."""
+    body: Row = ()
+    if start < len(view.text) or start != end:
+        line, first, _ = view.line_at(line_start)
+        body = clip_row(draw_line_row(line, start - first, end - first, room, policy), room, policy)
+    segments = list(body) if lead is None or not (body or prefix.strip()) else [lead, *body]
+    while segments and not segments[-1].text.rstrip(" "):
+        segments.pop()
+    if segments:
+        last = segments[-1]
+        if last.text.endswith(" "):
+            segments[-1] = _new(Segment, (last.text.rstrip(" "), last.style))
+    return tuple(segments)
 
 
 def _lead(prefix: str, style: Style) -> Segment | None:
@@ -105,7 +134,9 @@ def stage_blank(
             first = index
         if written and target <= at_row:  # (a viewport cut by the screen's end) the cursor's column matters
             at_col = _end_column(written, columns, policy)
-        if target > at_row:
+        if target == at_row + 1:  # the row below the last one written: the usual case
+            ops += _DOWN_ONE
+        elif target > at_row:
             ops.extend([_LINE_FEED] * (target - at_row))
             ops.append(_TO_COLUMN_0)
         elif target < at_row:

@@ -17,7 +17,7 @@ from typing import NamedTuple
 from .chunks import Tail
 from .evolve import evolve, fast_init
 from .markdown import Options
-from .mdview import View, view_extend, view_new, view_replace, view_spans, view_trim
+from .mdview import View, view_extend, view_final, view_new, view_replace, view_spans, view_trim
 from .rowseq import Part, RowSeq
 from .style import DEFAULT, Style
 from .text import WidthPolicy, expand_tabs, sanitize, text_width, wrap_line
@@ -230,6 +230,8 @@ class LogState:
             lines_end = prepared.rfind("\n") + 1
             return Entry(key, kind, prepared, entry_id, final, None, 0, lines_end, Lineage(len(prepared)))
         view = view_extend(view, _source(view, text))
+        if final:
+            view = view_final(view)  # as ``finish`` renders a streamed entry's last line
         return Entry(key, kind, view.text, entry_id, final, view)
 
     def find(self, entry_id: str) -> int:
@@ -307,7 +309,9 @@ class LogState:
     def finish(self, index: int) -> LogState:
         """Mark the entry at ``index`` final."""
         old = self.entries[index]
-        entry = Entry(self.next_key, old.kind, old.text, old.id, True, old.view, old.base, old.lines_end, old.lineage)
+        view = view_final(old.view) if old.view is not None else None  # a held-back partial line is parsed now
+        text = view.text if view is not None and view is not old.view else old.text
+        entry = Entry(self.next_key, old.kind, text, old.id, True, view, old.base, old.lines_end, old.lineage)
         done = self._with(index, entry)
         if index == 0 and self.head > 0 and self.head >= entry.shown_end:
             # Everything but the trailing newline is in scrollback already: nothing left to draw.
@@ -466,12 +470,22 @@ _UNDECORATED = ("text", "ansi")  # verbatim kinds: no prefix column
 
 def _spans(text: str, line_start: int, position: int, cap: int, policy: WidthPolicy, out: list[Span]) -> list[Span]:
     """Append the spans of the rows of ``text`` from ``position`` (a row start in the line at ``line_start``)."""
+    # An ASCII line that fits is one row, as ``wrap_line`` gives (a flood's lines mostly are): no slice, no call.
+    fits = max(1, cap) if text.isascii() else -1
+    append = out.append
     while True:
         newline = text.find("\n", position)
         line_end = len(text) if newline < 0 else newline
+        if line_end - position <= fits:
+            if newline < 0:
+                append((line_start, position, line_end))
+                return out
+            append((line_start, position, newline + 1))  # the newline belongs to the line's last row
+            position = line_start = newline + 1
+            continue
         base = position
         for end in wrap_line(text[base:line_end], cap, policy):
-            out.append((line_start, position, base + end))
+            append((line_start, position, base + end))
             position = base + end
         if newline < 0:
             return out

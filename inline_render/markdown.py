@@ -264,6 +264,8 @@ class Renderer:
             source, complete = source - 1, source  # a setext heading: its underline is the lookahead line
         elif node.type == "heading":
             return 0  # an ATX heading is one line: it commits when its line is complete (mdview.py)
+        if len(lines) == source - 1 and last < len(self.source_lines) and not self.source_lines[last].strip():
+            source -= 1  # a last line of Unicode spaces only (U+3000) is trimmed from the paragraph: the rest maps
         if len(lines) != source:
             return 0  # a code span joined lines: keep it simple and wait for the blank line
         done = 0

@@ -53,13 +53,15 @@ from .markdown import CODE_MARK, RULE, Line, Options, Renderer, Wrap, _Ctx, merg
 from .mdtable import cut, table_rows
 from .spans import parse_ansi
 from .style import Row, Segment, row_width
-from .text import WidthPolicy, iter_cells, text_width, wrap_line
+from .text import WidthPolicy, expand_tabs, iter_cells, text_width, wrap_line
 
 __all__ = [
+    "LONG_OPEN_LINE",
     "View",
     "draw_line_row",
     "line_ends",
     "view_extend",
+    "view_final",
     "view_new",
     "view_replace",
     "view_spans",
@@ -186,13 +188,51 @@ _DUMMY = "x\n"  # stands for the settled lines of a paragraph the tail continues
 _LONE_MARKER = re.compile(r"[ \t]*(?:[*+-]|\d{1,9}[.)]|#{1,6}|[=`~]{1,2}|>)[ \t]*")
 
 
+# A partial last line longer than this is shown as its source until its newline arrives (see ``_raw_line``).
+LONG_OPEN_LINE = 16_384
+
+
 def _update(view: View, source: str) -> View:
     if view.mode != "markdown":
         return _update_lines(view, source)
     end = source.rfind("\n") + 1
-    if end < len(source) and end >= view.stable_src and _LONE_MARKER.fullmatch(source, end):
-        return replace(_update_blocks(view, source[:end]), source=source)
+    if end < len(source) and end >= view.stable_src:
+        if len(source) - end > LONG_OPEN_LINE:
+            blocks = _update_blocks(view, source[:end])
+            # Committed text stays committed: when the partial line committed more than the complete lines do
+            # alone (a new list item commits the one before), the line is parsed with them as before.
+            if blocks.committed >= view.committed:
+                return _raw_line(blocks, source, end)
+            return _update_blocks(view, source)
+        if _LONE_MARKER.fullmatch(source, end):
+            return replace(_update_blocks(view, source[:end]), source=source)
     return _update_blocks(view, source)
+
+
+def _raw_line(blocks: View, source: str, end: int) -> View:
+    """``blocks`` (the view of the complete lines ``source[:end]``) with the partial line ``source[end:]`` shown
+    verbatim as its last display line, in the base style.
+
+    Its inline Markdown is parsed once, when its newline arrives: a partial line can change whole (an opener at
+    its start may pair with a closer at its end), so parsing it per delta cost its length per delta (a flood
+    of one 2 MB line: 50 ms a tick).  The line is never committed while it is partial, so what scrollback gets
+    is the rendering of the whole line, as without this; only the viewport shows its source meanwhile (and
+    a separator row before it, when it starts a block, appears at its end).  The view's parse state is
+    ``blocks``'s, so the next update goes on from it.  Only when ``blocks`` commits at least what the view before
+    it did: the text committed then is, by the commit rule, the same in ``blocks`` up to there (``blocks`` renders
+    a prefix of that view's source, and commits what no continuation of it changes), so the scrollback
+    boundary and every committed offset keep their meaning.
+    """
+    text = expand_tabs(source[end:])
+    line = Line(text, 0, (), (Segment(text, blocks.options.base),))
+    start = len(blocks.text) + 1 if blocks.tail_lines else len(blocks.text)
+    return replace(
+        blocks,
+        source=source,
+        tail_lines=(*blocks.tail_lines, line),
+        tail_starts=(*blocks.tail_starts, start),
+        text=(blocks.text + "\n" + text) if blocks.tail_lines else blocks.text + text,
+    )
 
 
 def _update_blocks(view: View, source: str) -> View:
@@ -269,6 +309,17 @@ def _update_blocks(view: View, source: str) -> View:
         continues,
         view.src_base,
     )
+
+
+def view_final(view: View) -> View:
+    """The view of the whole source when the entry ends: a partial last line that was held back (a lone block
+    marker, or a line shown verbatim while longer than ``LONG_OPEN_LINE``) is parsed now."""
+    if view.mode != "markdown":
+        return view
+    source = view.source
+    end = source.rfind("\n") + 1
+    held = len(source) - end > LONG_OPEN_LINE or _LONE_MARKER.fullmatch(source, end) is not None
+    return _update_blocks(view, source) if end < len(source) and end >= view.stable_src and held else view
 
 
 def view_extend(view: View, more: str) -> View:

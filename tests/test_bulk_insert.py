@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from inline_render import effects
-from inline_render.bench import CountingSink, make_renderer
+from inline_render.bench import CountingSink, make_renderer, markdown_text
 from inline_render.bulk import draw_insert_rows
 from inline_render.inputs import Input, LogAppend, LogDelta, LogFinish, Resize
 from inline_render.layout import Layout
@@ -57,9 +57,11 @@ def _per_row_insert(self: effects._Planner, layout: Layout) -> None:
         position += count
 
 
-def _flood_bytes(inputs: list[list[Input]], columns: int, rows: int, height: int, per_row: bool) -> bytes:
+def _flood_bytes(
+    inputs: list[list[Input]], columns: int, rows: int, height: int, per_row: bool, markdown: bool = False
+) -> bytes:
     sink = CountingSink(keep=True)
-    renderer = make_renderer(columns, rows, Config(viewport_height=height, markdown=False), sink)
+    renderer = make_renderer(columns, rows, Config(viewport_height=height, markdown=markdown), sink)
     saved = effects._Planner.insert
     if per_row:
         effects._Planner.insert = _per_row_insert  # type: ignore[method-assign]
@@ -93,21 +95,43 @@ def test_a_flood_writes_the_same_bytes_through_the_bulk_path(columns: int, rows:
     assert len(bulk) > 10_000  # the batches inserted many chunks of rows: the bulk path ran
 
 
+@pytest.mark.parametrize(("columns", "rows", "height"), [(80, 24, 10), (20, 6, 4), (3, 5, 3), (1, 3, 2)])
+def test_a_markdown_flood_writes_the_same_bytes_through_the_bulk_path(columns: int, rows: int, height: int) -> None:
+    """A Markdown answer (every block kind: headings, lists, code, tables, links) and a diff, streamed in large
+    batches with a resize in between: the bulk path draws rendered rows and writes the per-row path's bytes."""
+    rng = random.Random(columns * 7 + rows)
+    batches: list[list[Input]] = [[LogAppend("assistant", "", "md", final=False)]]
+    answer = markdown_text(rng, 30_000)
+    for position in range(0, len(answer), 5000):
+        batches.append([LogDelta("md", answer[position : position + 5000])])
+        if position == 10_000:
+            batches.append([Resize(max(1, columns - 2), rows)])
+    batches.append([LogFinish("md")])
+    batches.append([LogAppend("diff", "--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a = 1\n+a = 2\n" * 40)])
+    bulk = _flood_bytes(batches, columns, rows, height, per_row=False, markdown=True)
+    assert bulk == _flood_bytes(batches, columns, rows, height, per_row=True, markdown=True)
+    assert len(bulk) > 10_000  # the batches inserted many chunks of rows: the bulk path ran
+
+
 @settings(max_examples=60, deadline=None)
 @given(
-    texts=st.lists(st.text(alphabet=st.sampled_from("ab \n\u0301日👍\u200b-+@"), max_size=200), min_size=1, max_size=4),
+    texts=st.lists(
+        st.text(alphabet=st.sampled_from("ab \n\u0301日👍\u200b-+@*`#>|"), max_size=200), min_size=1, max_size=4
+    ),
     kinds=st.lists(st.sampled_from(["assistant", "text", "diff", "status", "nope"]), min_size=4, max_size=4),
     width=st.integers(1, 30),
     policy=st.sampled_from(list(WidthPolicy)),
     themed=st.booleans(),
+    markdown=st.booleans(),
 )
 def test_bulk_drawn_rows_equal_the_rows_drawn_one_by_one(
-    texts: list[str], kinds: list[str], width: int, policy: WidthPolicy, themed: bool
+    texts: list[str], kinds: list[str], width: int, policy: WidthPolicy, themed: bool, markdown: bool
 ) -> None:
     """``draw_insert_rows`` gives ``draw_log_row`` of every row (the same cells and styles), whatever the kind,
-    width, width policy and theme."""
+    width, width policy and theme, for text shown verbatim and rendered (Markdown, diff views)."""
     theme = next(iter(THEMES.values())) if themed else None
-    log = LogState(options=RenderOptions(markdown=False, theme=theme) if theme is not None else None)
+    options = RenderOptions(markdown=markdown, theme=theme) if theme is not None else RenderOptions(markdown=markdown)
+    log = LogState(options=options if markdown or theme is not None else None)
     for text, kind in zip(texts, kinds, strict=False):
         log = log.append(kind, text)
     rows = list(log_rows(log, width, policy)[0])
