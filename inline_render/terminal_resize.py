@@ -344,6 +344,11 @@ def _xtermjs_smaller(buf: Buffer, old: int, columns: int, rows: int) -> None:
     extra: dict[int, list[Line]] = {}  # index of a group's last line -> lines inserted after it
     count = 0
     for start, end in reversed(_groups(lines)):
+        # A group re-wrapped below the cursor with no history pops the bottom lines (the cursor moves down
+        # instead): lines popped are gone when their index comes (xterm.js skips a line it no longer has).
+        if start >= len(lines):
+            continue
+        end = min(end, len(lines))
         group = lines[start:end]
         if end - start == 1 and len(_content(group[0], old, True)) <= columns:
             continue
