@@ -18,7 +18,7 @@ inserting tick; the follow-up redraw shows it at the composer.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import cast
+from typing import NamedTuple, cast
 
 import wcwidth
 
@@ -43,12 +43,21 @@ from .ops import (
     ResetStyle,
     ShowCursor,
     Text,
+    as_ops,
 )
 from .state import CursorPhase, RenderState, SyncPhase
 from .style import Row, Segment, row_width
 from .text import WidthPolicy, common_prefix, text_width
 
-__all__ = ["EffectResult", "Projection", "plan_terminal_effects", "settle"]
+__all__ = [
+    "EffectResult",
+    "Projection",
+    "RowsPlan",
+    "plan_frame",
+    "plan_terminal_effects",
+    "settle",
+    "settle_rows",
+]
 
 _new = tuple.__new__  # a NamedTuple's own __new__ is a Python call
 
@@ -418,6 +427,15 @@ _LAST_UNCHANGED: dict[None, Projection] = {}  # the projection of the last uncha
 
 def plan_terminal_effects(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projection]:
     """The operations that bring the terminal to ``frame``, inserting ``layout.to_insert`` first (pure)."""
+    planned = plan_frame(state, layout, frame)
+    if type(planned) is RowsPlan:
+        return planned.plan(), Projection(planned.screen, 0)
+    return cast(tuple[Plan, Projection], planned)
+
+
+def plan_frame(state: AppState, layout: Layout, frame: Frame) -> RowsPlan | tuple[Plan, Projection]:
+    """``plan_terminal_effects``, except that a frame whose only change is rows is planned as a ``RowsPlan``
+    (the backend's ``write_rows`` encodes it, ``settle_rows`` folds it in): the tick's path."""
     if _unchanged(state, layout, frame):
         # The usual idle tick (no input, or one that changed nothing on screen): nothing to plan or diff.
         last = _LAST_UNCHANGED.get(None)
@@ -476,7 +494,25 @@ def _plan(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projecti
     return plan, Projection(screen, len(layout.to_insert))
 
 
-def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projection]:
+class RowsPlan(NamedTuple):
+    """The plan of a rows-only frame (``plan_frame``), in the form the backend encodes straight to bytes.
+
+    ``items`` are the plan's operations, except that a text is its ``Segment`` (text, style) rather than a
+    ``Text`` made for it: a status tick writes one text, and neither the ``Text`` nor a ``Plan`` or
+    ``Projection`` is built for it (``plan`` makes them when asked: a failed write, a test, the replay
+    through ``FrameRecord.ops``).  ``screen`` is the screen after it; ``fail_after`` is ``Plan``'s.
+    """
+
+    items: tuple[Op | Segment, ...]
+    screen: Screen
+    fail_after: int | None
+
+    def plan(self) -> Plan:
+        """The same plan as a ``Plan`` of operations (what ``_plan`` gives for this frame)."""
+        return Plan(as_ops(self.items) if self.items else (), self.fail_after)
+
+
+def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> RowsPlan:
     """The plan of a frame whose only change is rows: what ``_plan`` gives, without a planner.
 
     The viewport is anchored and known, nothing is inserted, and synchronized output hides every move
@@ -486,12 +522,12 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Pro
     """
     screen = state.screen
     drawn, cursor = screen.drawn, screen.cursor
-    assert drawn is not None and cursor is not None  # plan_terminal_effects checked both (no cast: a call)
+    assert drawn is not None and cursor is not None  # plan_frame checked both (no cast: a call)
     columns, last = state.columns, state.rows - 1
     policy = state.config.width_policy
     top = screen.top
     at_row, at_col = cursor
-    ops: list[Op] = [_BEGIN_SYNC]
+    items: list[Op | Segment] = [_BEGIN_SYNC]
     first = layout.height
     for index, new in enumerate(frame.rows):
         old = drawn[index]
@@ -502,29 +538,29 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Pro
                     first = index
                 row = top + index
                 if erase:
-                    at_row, at_col = _move(ops, at_row, at_col, row, 0, last)
-                    ops.append(_ERASE_LINE)
+                    at_row, at_col = _move(items, at_row, at_col, row, 0, last)
+                    items.append(_ERASE_LINE)
                     column, segments = 0, list(new)
-                at_row, at_col = _move(ops, at_row, at_col, row, column, last)
+                at_row, at_col = _move(items, at_row, at_col, row, column, last)
                 for segment in segments:
-                    ops.append(Text(segment.text, segment.style))
-                    column += text_width(segment.text, policy)
+                    items.append(segment)  # written as it is: the Text it stands for is made only when asked
+                    text = segment[0]
+                    column += len(text) if text.isascii() else text_width(text, policy)
                 at_row, at_col = row, column if column < columns else columns
     cursor_row, cursor_col = frame.cursor
-    at_row, at_col = _move(ops, at_row, at_col, top + cursor_row, cursor_col, last)
+    at_row, at_col = _move(items, at_row, at_col, top + cursor_row, cursor_col, last)
     if screen.cursor_visible is not True:
-        ops.append(_SHOW_CURSOR)
-    if len(ops) > 1:
-        ops.append(_END_SYNC)
-        plan = Plan(tuple(ops), state.fault)
+        items.append(_SHOW_CURSOR)
+    if len(items) > 1:
+        items.append(_END_SYNC)
+        planned = tuple(items)
+        frames = (*screen.recent_frames[1 - RECENT_FRAMES :], _record(state, planned, ()))
     else:
-        plan = Plan((), state.fault)
-    older = screen.recent_written[1 - RECENT_FRAMES :]
-    frames = _recent_frames(state, screen.recent_frames, plan, ())
+        planned, frames = (), screen.recent_frames  # nothing written: no frame for the shell to count
     screen = Screen(
         top,  # top
         frame.rows,  # drawn
-        state.columns,  # drawn_columns
+        columns,  # drawn_columns
         frame.log_rows,  # drawn_log_rows
         (at_row, at_col),  # cursor
         True,  # cursor_visible
@@ -532,10 +568,35 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Pro
         None,  # start_row
         state.dialog is not None and layout.dialog_height > 0,  # dialog_drawn
         False,  # broken
-        (*older, first),  # recent_written (nothing inserted: the older entries stay where they are)
+        (*screen.recent_written[1 - RECENT_FRAMES :], first),  # recent_written (nothing inserted: none moves)
         frames,  # recent_frames
     )
-    return plan, Projection(screen, 0)
+    return _new(RowsPlan, (planned, screen, state.fault))
+
+
+def settle_rows(state: AppState, layout: Layout, screen: Screen) -> AppState:
+    """``settle`` after a rows-only plan (``RowsPlan``) was written completely: what ``settle`` gives for it
+    (nothing inserted, the phases idle and visible), without the ``Plan`` and ``Projection`` it reads."""
+    planned = layout.render
+    if planned.sync_phase is not SyncPhase.IDLE or planned.cursor_phase is not CursorPhase.VISIBLE_AT_COMPOSER:
+        planned = RenderState(
+            planned.wrapped_total,  # wrapped_total
+            max(planned.visible_start, planned.inserted_until),  # visible_start
+            planned.visible_end,  # visible_end
+            planned.inserted_until,  # inserted_until
+            SyncPhase.IDLE,  # sync_phase
+            planned.confirm_phase,  # confirm_phase
+            CursorPhase.VISIBLE_AT_COMPOSER,  # cursor_phase
+        )
+    return _SETTLED(state, state.log, planned, screen, None)
+
+
+def _record(state: AppState, ops: tuple[Op | Segment, ...], inserted: tuple[LogRow, ...]) -> FrameRecord:
+    """The record of a frame that writes ``ops``, with the screen it was planned for (``Screen.recent_frames``)."""
+    screen = state.screen
+    drawn = screen.drawn or ()
+    cursor = screen.cursor if screen.cursor is not None else (screen.top + max(0, len(drawn) - 1), 0)
+    return _new(FrameRecord, (screen.top, drawn, state.columns, state.rows, cursor, ops, inserted))
 
 
 def _recent_frames(
@@ -545,14 +606,12 @@ def _recent_frames(
     when it writes (a frame that writes nothing is not one the shell acknowledges and counts)."""
     if not plan.ops:
         return frames
-    screen = state.screen
-    drawn = screen.drawn or ()
-    cursor = screen.cursor if screen.cursor is not None else (screen.top + max(0, len(drawn) - 1), 0)
-    record = _new(FrameRecord, (screen.top, drawn, state.columns, state.rows, cursor, plan.ops, inserted))
-    return (*frames[1 - RECENT_FRAMES :], record)
+    return (*frames[1 - RECENT_FRAMES :], _record(state, plan.ops, inserted))
 
 
-def _move(ops: list[Op], at_row: int, at_col: int, row: int, col: int, last: int) -> tuple[int, int]:
+def _move(
+    ops: list[Op] | list[Op | Segment], at_row: int, at_col: int, row: int, col: int, last: int
+) -> tuple[int, int]:
     """The operations that move the cursor from (``at_row``, ``at_col``) to (``row``, ``col``), ``row`` within
     0..``last``, appended to ``ops``; the cursor after them.  Up is ``CUU``, down is line feeds, the column
     is its own operation after them (see ``_Planner.move``)."""

@@ -5,16 +5,17 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 from prompt_toolkit.output.color_depth import ColorDepth
 
 from .app import AppState, initial_state
 from .backend import MemorySink, Vt100Backend
-from .effects import EffectResult, plan_terminal_effects, settle
+from .effects import EffectResult, Projection, RowsPlan, plan_frame, settle, settle_rows
 from .evolve import fast_init
 from .inputs import Input, Resize, check_terminal_size
 from .layout import Frame, Layout, compute_layout, draw_frame
+from .ops import Plan
 from .outputs import Output
 from .reduce import reduce_inputs
 from .state import Config, RenderState, SyncPhase, check_invariants
@@ -50,8 +51,17 @@ def apply_terminal_effects(
     state: AppState, layout: Layout, frame: Frame, backend: Vt100Backend
 ) -> tuple[AppState, EffectResult]:
     """Stage 4: plan (pure), write (the only I/O), and fold the effect result into the state."""
-    plan, projection = plan_terminal_effects(state, layout, frame)
-    effect = backend.write(plan)
+    planned = plan_frame(state, layout, frame)
+    if type(planned) is RowsPlan:
+        # A frame whose only change is rows (a status line, a streamed delta): encoded straight from the
+        # rows-only plan, without the Plan and Projection objects of the general path (its result is the same).
+        effect = backend.write_rows(planned.items, planned.fail_after)
+        if effect.complete:
+            return settle_rows(state, layout, planned.screen), effect
+        plan, projection = planned.plan(), Projection(planned.screen, 0)
+    else:
+        plan, projection = cast(tuple[Plan, Projection], planned)
+        effect = backend.write(plan)
     return settle(state, layout, plan, projection, effect), effect
 
 
