@@ -69,6 +69,9 @@ _RESET_STYLE = ResetStyle()
 _INSERTED_MOVED, _INSERTED_SCROLLED = Inserted(1, top_delta=1), Inserted(1)
 # Moves are values too, and a few of them (the composer's column, one row up) are most of them: shared.
 _MOVES: dict[tuple[int, int | None], MoveBy] = {}
+# The two kinds ``_move`` emits, by their one number (an int key hashes without building a tuple).
+_COLUMNS: dict[int, MoveBy] = {}  # MoveBy(0, col) by col
+_UPS: dict[int, MoveBy] = {}  # MoveBy(rows, None) by rows (negative)
 
 
 def _move_by(rows: int, col: int | None) -> MoveBy:
@@ -77,7 +80,13 @@ def _move_by(rows: int, col: int | None) -> MoveBy:
     if op is None:
         if len(_MOVES) >= 4096:
             _MOVES.clear()
+            _COLUMNS.clear()
+            _UPS.clear()
         op = _MOVES[rows, col] = MoveBy(rows, col)
+    if rows == 0 and col is not None:
+        _COLUMNS[col] = op
+    elif col is None:
+        _UPS[rows] = op
     return op
 
 
@@ -129,26 +138,28 @@ def diff_row(old: Row | None, new: Row, width: int, policy: WidthPolicy) -> tupl
         return None
     if not old:
         return 0, list(new), False  # onto a blank row (as every row scrolled in is): write it all, erase nothing
-    if len(old) == len(new):
-        kept, changed = old[-1], new[-1]
-        a, b = kept.text, changed.text
-        if kept.style is changed.style and b.isascii() and (len(old) == 1 or old[:-1] == new[:-1]):
+    count = len(old)
+    if count == len(new):
+        a, old_style = old[-1]  # unpacked: cheaper than the NamedTuple's attributes
+        b, new_style = new[-1]
+        if old_style is new_style and b.isascii() and (count == 1 or old[:-1] == new[:-1]):
             # Only the last segment changed, in the same style object, into ASCII text: a token counter in the
             # status line (at equal length) or a streamed row (text added at its end).  What the general path
             # below gives for both, without its loop and bookkeeping; past the last column it decides.
             column = 0
-            for segment in old[:-1]:
-                column += text_width(segment.text, policy)
+            if count > 1:
+                for segment in old[:-1]:
+                    column += text_width(segment[0], policy)
             if len(a) == len(b) and a.isascii():
                 # The XOR branch below: the texts differ (the rows do), so the XOR has a set bit.
                 xor = int.from_bytes(a.encode(), "big") ^ int.from_bytes(b.encode(), "big")
                 cut = len(a) - (xor.bit_length() + 7) // 8
                 if column + cut < width:
                     end = len(b) - ((xor & -xor).bit_length() - 1) // 8
-                    return column + cut, [_new(Segment, (b[cut:end], changed.style))], False
+                    return column + cut, [_new(Segment, (b[cut:end], new_style))], False
             elif len(b) > len(a) and b.startswith(a) and column + len(a) < width:
                 # Every old cell kept (ASCII: one column each), the addition written after them, nothing erased.
-                return column + len(a), [_new(Segment, (b[len(a) :], changed.style))], False
+                return column + len(a), [_new(Segment, (b[len(a) :], new_style))], False
     column = index = 0
     size = min(len(old), len(new))
     while index < size and old[index] == new[index]:
@@ -618,14 +629,14 @@ def _move(
     row = max(0, min(row, last))
     if row > at_row:
         ops.extend([_LINE_FEED] * (row - at_row))
-        ops.append(_MOVES.get((0, col)) or _move_by(0, col))
+        ops.append(_COLUMNS.get(col) or _move_by(0, col))
         return row, col
     if row < at_row:
-        ops.append(_MOVES.get((row - at_row, None)) or _move_by(row - at_row, None))
+        ops.append(_UPS.get(row - at_row) or _move_by(row - at_row, None))
     elif col == at_col:
         return row, col
     if col != at_col:
-        ops.append(_MOVES.get((0, col)) or _move_by(0, col))
+        ops.append(_COLUMNS.get(col) or _move_by(0, col))
     return row, col
 
 

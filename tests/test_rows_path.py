@@ -9,17 +9,21 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from prompt_toolkit.output.color_depth import ColorDepth
 
 from inline_render import bench, effects
-from inline_render.app import AppState, FrameRecord, Screen
+from inline_render.app import AppState, FrameRecord, Screen, initial_state
 from inline_render.backend import Vt100Backend
 from inline_render.effects import Projection, RowsPlan
 from inline_render.inputs import Fault, Input, Key, LogAppend, LogDelta, Status
 from inline_render.layout import Frame, Layout
 from inline_render.ops import MoveBy, Plan, Text, as_ops
+from inline_render.reduce import reduce_inputs
 from inline_render.state import Config
 from inline_render.style import Segment, Style
+from inline_render.text import flatten
 from inline_render.tick import InMemoryRenderer, Renderer
 
 tick_module = importlib.import_module("inline_render.tick")  # the module (the package exports the function)
@@ -165,3 +169,13 @@ def test_the_rows_path_runs_for_a_status_change() -> None:
     out = bytearray()
     Vt100Backend(out.extend, ColorDepth.DEPTH_4_BIT).write_rows(planned.items)
     assert b"14" in out and b"tokens" not in out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.sampled_from([*"ab 7,:", "\t", "\n", "\r", "\x1b", "\x7f", "\x9b", "é", "\u202e", "\ud800"])))
+def test_a_status_text_is_flattened_as_flatten_does(text: str) -> None:
+    """The status a ``Status`` input sets is ``flatten`` of its text, whether or not it takes the shortcut for
+    printable ASCII (a token counter)."""
+    state = initial_state(Config(markdown=False), 40, 10)
+    reduced, _ = reduce_inputs(state, [Status(text)])
+    assert reduced.status == flatten(text)
