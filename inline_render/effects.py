@@ -24,7 +24,7 @@ import wcwidth
 
 from .app import RECENT_FRAMES, AppState, FrameRecord, Screen
 from .bulk import draw_insert_rows, stage_blank
-from .evolve import copier, fast_init
+from .evolve import copier, fast_init, maker
 from .layout import Frame, Layout
 from .log import LogRow
 from .ops import (
@@ -439,9 +439,9 @@ _LAST_UNCHANGED: dict[None, Projection] = {}  # the projection of the last uncha
 def plan_terminal_effects(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projection]:
     """The operations that bring the terminal to ``frame``, inserting ``layout.to_insert`` first (pure)."""
     planned = plan_frame(state, layout, frame)
-    if type(planned) is RowsPlan:
+    if isinstance(planned, RowsPlan):
         return planned.plan(), Projection(planned.screen, 0)
-    return cast(tuple[Plan, Projection], planned)
+    return planned
 
 
 def plan_frame(state: AppState, layout: Layout, frame: Frame) -> RowsPlan | tuple[Plan, Projection]:
@@ -568,7 +568,7 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> RowsPlan:
         frames = (*screen.recent_frames[1 - RECENT_FRAMES :], _record(state, planned, ()))
     else:
         planned, frames = (), screen.recent_frames  # nothing written: no frame for the shell to count
-    screen = Screen(
+    screen = _MAKE_SCREEN(
         top,  # top
         frame.rows,  # drawn
         columns,  # drawn_columns
@@ -581,8 +581,13 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> RowsPlan:
         False,  # broken
         (*screen.recent_written[1 - RECENT_FRAMES :], first),  # recent_written (nothing inserted: none moves)
         frames,  # recent_frames
+        False,  # ghost_above (the default, as in _plan)
+        None,  # resized_from (the default, as in _plan)
     )
     return _new(RowsPlan, (planned, screen, state.fault))
+
+
+_MAKE_SCREEN = maker(Screen)  # a Screen from all its fields, without calling the class (evolve.maker)
 
 
 def settle_rows(state: AppState, layout: Layout, screen: Screen) -> AppState:

@@ -179,3 +179,31 @@ def test_a_status_text_is_flattened_as_flatten_does(text: str) -> None:
     state = initial_state(Config(markdown=False), 40, 10)
     reduced, _ = reduce_inputs(state, [Status(text)])
     assert reduced.status == flatten(text)
+
+
+def test_a_maker_builds_what_the_class_builds() -> None:
+    """``evolve.maker`` builds an object equal to the class's own, of the class, frozen, with every field set;
+    a class with ``__post_init__`` is refused."""
+    from dataclasses import FrozenInstanceError, dataclass, fields
+
+    from inline_render.evolve import maker
+    from inline_render.tick import TickResult
+
+    values = (3, ((),) * 4, 80, 2, (5, 2), True, True, None, False, False, (4, 1), (), True, (1, 2, 3, 4))
+    made = maker(Screen)(*values)
+    assert type(made) is Screen and made == Screen(*values)
+    assert [getattr(made, field.name) for field in fields(Screen)] == list(values)
+    with pytest.raises(FrozenInstanceError):
+        made.top = 4  # type: ignore[misc]
+    result = maker(TickResult)(*values[:5])
+    assert type(result) is TickResult and result == TickResult(*values[:5])  # type: ignore[arg-type]
+
+    @dataclass(frozen=True, slots=True)
+    class Checked:
+        value: int
+
+        def __post_init__(self) -> None:
+            pass
+
+    with pytest.raises(TypeError):
+        maker(Checked)
