@@ -10,9 +10,9 @@ from .dialogs import Dialog
 from .evolve import fast_init
 from .inputs import ConfirmRequest, FormRequest, PickRequest, PromptRequest, check_terminal_size
 from .log import LogRow, LogState, RenderOptions
-from .ops import Op
+from .ops import Op, as_ops
 from .state import Config, RenderState
-from .style import Row
+from .style import Row, Segment
 from .themes import theme_named
 
 __all__ = ["RECENT_FRAMES", "AppState", "FrameRecord", "Screen", "initial_state"]
@@ -24,15 +24,22 @@ DialogRequest = ConfirmRequest | PromptRequest | PickRequest | FormRequest
 class FrameRecord(NamedTuple):  # a tuple: one is built per frame, a status tick's too (0.3 µs, not 1)
     """A frame as written, with the screen it was planned for: the viewport's ``top`` row, the rows
     ``drawn`` on it, their width ``columns``, the screen's ``rows`` and the ``cursor`` (row, column),
-    all before the frame; then its operations and the log rows it inserted into scrollback."""
+    all before the frame; then its operations as planned (``planned``: a text may be its ``Segment``,
+    see ``ops``) and the log rows it inserted into scrollback."""
 
     top: int
     drawn: tuple[Row, ...]
     columns: int
     rows: int
     cursor: tuple[int, int]
-    ops: tuple[Op, ...]
+    planned: tuple[Op | Segment, ...]
     inserted: tuple[LogRow, ...]
+
+    @property
+    def ops(self) -> tuple[Op, ...]:
+        """The frame's operations (a rows-only frame keeps its texts as segments: made ``Text`` here, when
+        read; a resize's replay reads them, a tick does not)."""
+        return as_ops(self.planned)
 
 
 @fast_init

@@ -41,7 +41,7 @@ from .ops import (
     SoftWrap,
     Text,
 )
-from .style import DEFAULT, Style
+from .style import DEFAULT, Segment, Style
 from .terminal import TestTerminal
 
 __all__ = ["MemorySink", "Sink", "StreamSink", "Vt100Backend"]
@@ -181,7 +181,7 @@ def _complete(nbytes: int, nops: int, inserted: int) -> EffectResult:
     return result
 
 
-def _rows_inserted(ops: tuple[Op, ...]) -> int:
+def _rows_inserted(ops: tuple[Op | Segment, ...]) -> int:
     return sum([op.rows for op in ops if type(op) is Inserted])
 
 
@@ -301,11 +301,54 @@ class Vt100Backend:
         if not plan.ops and plan.fail_after is None:
             return _NOTHING_WRITTEN  # an idle tick: no bytes, no call into the sink
         pieces, inserted = self._encode(plan.ops)
+        return self._deliver(pieces, inserted, plan.fail_after, plan.ops)
+
+    def write_rows(self, items: tuple[Op | Segment, ...], fail_after: int | None = None) -> EffectResult:
+        """Write a rows-only plan (``effects.RowsPlan.items``: operations, a text as its ``Segment``) as
+        ``write`` writes the same plan as operations, byte for byte; never raises."""
+        if not items and fail_after is None:
+            return _NOTHING_WRITTEN
+        pieces: list[str] = []
+        append = pieces.append
+        seen, last = self._seen.get, self._style
+        for item in items:
+            kind = type(item)
+            if kind is Segment:  # a text (what ``_encode`` does for a ``Text``)
+                text, style = item  # type: ignore[misc]
+                if style is last:
+                    piece = text
+                else:
+                    _, known, code = seen(id(style)) or self._known(style)
+                    if known is self._current:
+                        piece = text
+                    else:
+                        piece = code + text
+                        self._current = known
+                    last = self._style = style
+                if style.link is not None:
+                    piece = _hyperlink(piece, text, style.link)
+            elif kind is MoveBy:
+                piece = _move_code(item.rows, item.col)  # type: ignore[union-attr]
+            elif kind is EraseLine:
+                parts: list[str] = []
+                self._style_to(DEFAULT, parts)  # erased cells take the current background
+                last = self._style
+                parts.append("\x1b[K")
+                piece = "".join(parts)
+            else:  # BeginSync, EndSync, LineFeed, ShowCursor: what a rows-only plan holds besides
+                piece = _FIXED[kind]  # type: ignore[index]
+            append(piece)
+        return self._deliver(pieces, 0, fail_after, items)
+
+    def _deliver(
+        self, pieces: list[str], inserted: int, fail_after: int | None, ops: tuple[Op | Segment, ...]
+    ) -> EffectResult:
+        """Send the encoded ``pieces`` of ``ops`` (failing after ``fail_after`` bytes when set); the result."""
         data = "".join(pieces).encode("utf-8", "replace")
         written, error = len(data), None
         try:
-            if plan.fail_after is not None and plan.fail_after < len(data):
-                written = plan.fail_after
+            if fail_after is not None and fail_after < len(data):
+                written = fail_after
                 self._send(data[:written])
                 raise BackendError(f"injected fault after {written} bytes", written=written)
             if data:
@@ -321,7 +364,7 @@ class Vt100Backend:
         done = 0
         while done < len(ends) and ends[done] <= written:
             done += 1
-        return EffectResult(written, done, _rows_inserted(plan.ops[:done]), False, error)
+        return EffectResult(written, done, _rows_inserted(ops[:done]), False, error)
 
     def _send(self, data: bytes) -> None:
         sink = self.sink

@@ -18,13 +18,13 @@ inserting tick; the follow-up redraw shows it at the composer.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import cast
+from typing import NamedTuple, cast
 
 import wcwidth
 
 from .app import RECENT_FRAMES, AppState, FrameRecord, Screen
 from .bulk import draw_insert_rows, stage_blank
-from .evolve import copier, fast_init
+from .evolve import copier, fast_init, maker
 from .layout import Frame, Layout
 from .log import LogRow
 from .ops import (
@@ -46,12 +46,21 @@ from .ops import (
     ShowCursor,
     SoftWrap,
     Text,
+    as_ops,
 )
 from .state import CursorPhase, RenderState, SyncPhase
 from .style import DEFAULT, Row, Segment, Style, row_width
 from .text import WidthPolicy, common_prefix, text_width
 
-__all__ = ["EffectResult", "Projection", "plan_terminal_effects", "settle"]
+__all__ = [
+    "EffectResult",
+    "Projection",
+    "RowsPlan",
+    "plan_frame",
+    "plan_terminal_effects",
+    "settle",
+    "settle_rows",
+]
 
 _new = tuple.__new__  # a NamedTuple's own __new__ is a Python call
 
@@ -64,6 +73,9 @@ _AUTOWRAP_OFF = AutowrapOff()
 _INSERTED_MOVED, _INSERTED_SCROLLED = Inserted(1, top_delta=1), Inserted(1)
 # Moves are values too, and a few of them (the composer's column, one row up) are most of them: shared.
 _MOVES: dict[tuple[int, int | None], MoveBy] = {}
+# The two kinds ``_move`` emits, by their one number (an int key hashes without building a tuple).
+_COLUMNS: dict[int, MoveBy] = {}  # MoveBy(0, col) by col
+_UPS: dict[int, MoveBy] = {}  # MoveBy(rows, None) by rows (negative)
 
 
 def _move_by(rows: int, col: int | None) -> MoveBy:
@@ -72,7 +84,13 @@ def _move_by(rows: int, col: int | None) -> MoveBy:
     if op is None:
         if len(_MOVES) >= 4096:
             _MOVES.clear()
+            _COLUMNS.clear()
+            _UPS.clear()
         op = _MOVES[rows, col] = MoveBy(rows, col)
+    if rows == 0 and col is not None:
+        _COLUMNS[col] = op
+    elif col is None:
+        _UPS[rows] = op
     return op
 
 
@@ -124,26 +142,28 @@ def diff_row(old: Row | None, new: Row, width: int, policy: WidthPolicy) -> tupl
         return None
     if not old:
         return 0, list(new), False  # onto a blank row (as every row scrolled in is): write it all, erase nothing
-    if len(old) == len(new):
-        kept, changed = old[-1], new[-1]
-        a, b = kept.text, changed.text
-        if kept.style is changed.style and b.isascii() and (len(old) == 1 or old[:-1] == new[:-1]):
+    count = len(old)
+    if count == len(new):
+        a, old_style = old[-1]  # unpacked: cheaper than the NamedTuple's attributes
+        b, new_style = new[-1]
+        if old_style is new_style and b.isascii() and (count == 1 or old[:-1] == new[:-1]):
             # Only the last segment changed, in the same style object, into ASCII text: a token counter in the
             # status line (at equal length) or a streamed row (text added at its end).  What the general path
             # below gives for both, without its loop and bookkeeping; past the last column it decides.
             column = 0
-            for segment in old[:-1]:
-                column += text_width(segment.text, policy)
+            if count > 1:
+                for segment in old[:-1]:
+                    column += text_width(segment[0], policy)
             if len(a) == len(b) and a.isascii():
                 # The XOR branch below: the texts differ (the rows do), so the XOR has a set bit.
                 xor = int.from_bytes(a.encode(), "big") ^ int.from_bytes(b.encode(), "big")
                 cut = len(a) - (xor.bit_length() + 7) // 8
                 if column + cut < width:
                     end = len(b) - ((xor & -xor).bit_length() - 1) // 8
-                    return column + cut, [_new(Segment, (b[cut:end], changed.style))], False
+                    return column + cut, [_new(Segment, (b[cut:end], new_style))], False
             elif len(b) > len(a) and b.startswith(a) and column + len(a) < width:
                 # Every old cell kept (ASCII: one column each), the addition written after them, nothing erased.
-                return column + len(a), [_new(Segment, (b[len(a) :], changed.style))], False
+                return column + len(a), [_new(Segment, (b[len(a) :], new_style))], False
     column = index = 0
     size = min(len(old), len(new))
     while index < size and old[index] == new[index]:
@@ -539,6 +559,15 @@ _LAST_UNCHANGED: dict[None, Projection] = {}  # the projection of the last uncha
 
 def plan_terminal_effects(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projection]:
     """The operations that bring the terminal to ``frame``, inserting ``layout.to_insert`` first (pure)."""
+    planned = plan_frame(state, layout, frame)
+    if isinstance(planned, RowsPlan):
+        return planned.plan(), Projection(planned.screen, 0)
+    return planned
+
+
+def plan_frame(state: AppState, layout: Layout, frame: Frame) -> RowsPlan | tuple[Plan, Projection]:
+    """``plan_terminal_effects``, except that a frame whose only change is rows is planned as a ``RowsPlan``
+    (the backend's ``write_rows`` encodes it, ``settle_rows`` folds it in): the tick's path."""
     if _unchanged(state, layout, frame):
         # The usual idle tick (no input, or one that changed nothing on screen): nothing to plan or diff.
         last = _LAST_UNCHANGED.get(None)
@@ -602,7 +631,25 @@ def _plan(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projecti
     return plan, Projection(screen, len(layout.to_insert))
 
 
-def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projection]:
+class RowsPlan(NamedTuple):
+    """The plan of a rows-only frame (``plan_frame``), in the form the backend encodes straight to bytes.
+
+    ``items`` are the plan's operations, except that a text is its ``Segment`` (text, style) rather than a
+    ``Text`` made for it: a status tick writes one text, and neither the ``Text`` nor a ``Plan`` or
+    ``Projection`` is built for it (``plan`` makes them when asked: a failed write, a test, the replay
+    through ``FrameRecord.ops``).  ``screen`` is the screen after it; ``fail_after`` is ``Plan``'s.
+    """
+
+    items: tuple[Op | Segment, ...]
+    screen: Screen
+    fail_after: int | None
+
+    def plan(self) -> Plan:
+        """The same plan as a ``Plan`` of operations (what ``_plan`` gives for this frame)."""
+        return Plan(as_ops(self.items) if self.items else (), self.fail_after)
+
+
+def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> RowsPlan:
     """The plan of a frame whose only change is rows: what ``_plan`` gives, without a planner.
 
     The viewport is anchored and known, nothing is inserted, and synchronized output hides every move
@@ -612,12 +659,12 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Pro
     """
     screen = state.screen
     drawn, cursor = screen.drawn, screen.cursor
-    assert drawn is not None and cursor is not None  # plan_terminal_effects checked both (no cast: a call)
+    assert drawn is not None and cursor is not None  # plan_frame checked both (no cast: a call)
     columns, last = state.columns, state.rows - 1
     policy = state.config.width_policy
     top = screen.top
     at_row, at_col = cursor
-    ops: list[Op] = [_BEGIN_SYNC]
+    items: list[Op | Segment] = [_BEGIN_SYNC]
     first = layout.height
     for index, new in enumerate(frame.rows):
         old = drawn[index]
@@ -628,29 +675,29 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Pro
                     first = index
                 row = top + index
                 if erase:
-                    at_row, at_col = _move(ops, at_row, at_col, row, 0, last)
-                    ops.append(_ERASE_LINE)
+                    at_row, at_col = _move(items, at_row, at_col, row, 0, last)
+                    items.append(_ERASE_LINE)
                     column, segments = 0, list(new)
-                at_row, at_col = _move(ops, at_row, at_col, row, column, last)
+                at_row, at_col = _move(items, at_row, at_col, row, column, last)
                 for segment in segments:
-                    ops.append(Text(segment.text, segment.style))
-                    column += text_width(segment.text, policy)
+                    items.append(segment)  # written as it is: the Text it stands for is made only when asked
+                    text = segment[0]
+                    column += len(text) if text.isascii() else text_width(text, policy)
                 at_row, at_col = row, column if column < columns else columns
     cursor_row, cursor_col = frame.cursor
-    at_row, at_col = _move(ops, at_row, at_col, top + cursor_row, cursor_col, last)
+    at_row, at_col = _move(items, at_row, at_col, top + cursor_row, cursor_col, last)
     if screen.cursor_visible is not True:
-        ops.append(_SHOW_CURSOR)
-    if len(ops) > 1:
-        ops.append(_END_SYNC)
-        plan = Plan(tuple(ops), state.fault)
+        items.append(_SHOW_CURSOR)
+    if len(items) > 1:
+        items.append(_END_SYNC)
+        planned = tuple(items)
+        frames = (*screen.recent_frames[1 - RECENT_FRAMES :], _record(state, planned, ()))
     else:
-        plan = Plan((), state.fault)
-    older = screen.recent_written[1 - RECENT_FRAMES :]
-    frames = _recent_frames(state, screen.recent_frames, plan, ())
-    screen = Screen(
+        planned, frames = (), screen.recent_frames  # nothing written: no frame for the shell to count
+    screen = _MAKE_SCREEN(
         top,  # top
         frame.rows,  # drawn
-        state.columns,  # drawn_columns
+        columns,  # drawn_columns
         frame.log_rows,  # drawn_log_rows
         (at_row, at_col),  # cursor
         True,  # cursor_visible
@@ -658,13 +705,41 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Pro
         None,  # start_row
         state.dialog is not None and layout.dialog_height > 0,  # dialog_drawn
         False,  # broken
-        (*older, first),  # recent_written (nothing inserted: the older entries stay where they are)
+        (*screen.recent_written[1 - RECENT_FRAMES :], first),  # recent_written (nothing inserted: none moves)
         frames,  # recent_frames
-        False,  # ghost_above
-        None,  # resized_from
-        screen.above,  # above
+        False,  # ghost_above (the default, as in _plan)
+        None,  # resized_from (the default, as in _plan)
+        screen.above,  # above (nothing inserted: the row above the viewport is the same)
     )
-    return plan, Projection(screen, 0)
+    return _new(RowsPlan, (planned, screen, state.fault))
+
+
+_MAKE_SCREEN = maker(Screen)  # a Screen from all its fields, without calling the class (evolve.maker)
+
+
+def settle_rows(state: AppState, layout: Layout, screen: Screen) -> AppState:
+    """``settle`` after a rows-only plan (``RowsPlan``) was written completely: what ``settle`` gives for it
+    (nothing inserted, the phases idle and visible), without the ``Plan`` and ``Projection`` it reads."""
+    planned = layout.render
+    if planned.sync_phase is not SyncPhase.IDLE or planned.cursor_phase is not CursorPhase.VISIBLE_AT_COMPOSER:
+        planned = RenderState(
+            planned.wrapped_total,  # wrapped_total
+            max(planned.visible_start, planned.inserted_until),  # visible_start
+            planned.visible_end,  # visible_end
+            planned.inserted_until,  # inserted_until
+            SyncPhase.IDLE,  # sync_phase
+            planned.confirm_phase,  # confirm_phase
+            CursorPhase.VISIBLE_AT_COMPOSER,  # cursor_phase
+        )
+    return _SETTLED(state, state.log, planned, screen, None)
+
+
+def _record(state: AppState, ops: tuple[Op | Segment, ...], inserted: tuple[LogRow, ...]) -> FrameRecord:
+    """The record of a frame that writes ``ops``, with the screen it was planned for (``Screen.recent_frames``)."""
+    screen = state.screen
+    drawn = screen.drawn or ()
+    cursor = screen.cursor if screen.cursor is not None else (screen.top + max(0, len(drawn) - 1), 0)
+    return _new(FrameRecord, (screen.top, drawn, state.columns, state.rows, cursor, ops, inserted))
 
 
 def _recent_frames(
@@ -674,28 +749,26 @@ def _recent_frames(
     when it writes (a frame that writes nothing is not one the shell acknowledges and counts)."""
     if not plan.ops:
         return frames
-    screen = state.screen
-    drawn = screen.drawn or ()
-    cursor = screen.cursor if screen.cursor is not None else (screen.top + max(0, len(drawn) - 1), 0)
-    record = _new(FrameRecord, (screen.top, drawn, state.columns, state.rows, cursor, plan.ops, inserted))
-    return (*frames[1 - RECENT_FRAMES :], record)
+    return (*frames[1 - RECENT_FRAMES :], _record(state, plan.ops, inserted))
 
 
-def _move(ops: list[Op], at_row: int, at_col: int, row: int, col: int, last: int) -> tuple[int, int]:
+def _move(
+    ops: list[Op] | list[Op | Segment], at_row: int, at_col: int, row: int, col: int, last: int
+) -> tuple[int, int]:
     """The operations that move the cursor from (``at_row``, ``at_col``) to (``row``, ``col``), ``row`` within
     0..``last``, appended to ``ops``; the cursor after them.  Up is ``CUU``, down is line feeds, the column
     is its own operation after them (see ``_Planner.move``)."""
     row = max(0, min(row, last))
     if row > at_row:
         ops.extend([_LINE_FEED] * (row - at_row))
-        ops.append(_MOVES.get((0, col)) or _move_by(0, col))
+        ops.append(_COLUMNS.get(col) or _move_by(0, col))
         return row, col
     if row < at_row:
-        ops.append(_MOVES.get((row - at_row, None)) or _move_by(row - at_row, None))
+        ops.append(_UPS.get(row - at_row) or _move_by(row - at_row, None))
     elif col == at_col:
         return row, col
     if col != at_col:
-        ops.append(_MOVES.get((0, col)) or _move_by(0, col))
+        ops.append(_COLUMNS.get(col) or _move_by(0, col))
     return row, col
 
 

@@ -16,7 +16,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["copier", "evolve", "fast_init"]
+__all__ = ["copier", "evolve", "fast_init", "maker"]
 
 T = TypeVar("T")
 
@@ -101,6 +101,31 @@ def copier(cls: type[T], *names: str) -> Callable[..., T]:
         exec("\n".join([f"def copy(obj, {changes}):", *_twin_copy(cls.__dict__["__slots__"], values, scope)]), scope)
     result: Callable[..., T] = scope["copy"]
     return result
+
+
+def maker(cls: type[T]) -> Callable[..., T]:
+    """A function that builds a ``cls`` from all its fields, positionally, as ``cls(...)`` does (for a call site
+    on every tick that passes every field).
+
+    Calling the class runs ``type.__call__``, ``__new__`` and ``__init__`` (about 1,400 instructions for a
+    ``Screen`` before its fields are set, more than setting them); this fills a twin (see ``_twin``) and
+    makes it a ``cls``, as ``copier`` does.  A class without a twin (compiled by mypyc) gives ``cls`` itself.
+    """
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    if hasattr(cls, "__post_init__") or any(not field.init for field in fields):
+        raise TypeError(f"maker: {cls.__name__} has __post_init__ or init=False fields")
+    twin = _twin(cls)
+    if twin is None:
+        return cls
+    names = [field.name for field in fields]
+    scope: dict[str, Any] = {"_new": object.__new__, "twin": twin, "cls": cls}
+    body = ["    new = _new(twin)", *(f"    new.{name} = {name}" for name in names), "    new.__class__ = cls"]
+    exec(
+        f"def make({', '.join(names)}):\n" + "\n".join([*body, "    return new"]), scope
+    )  # the class's own field names
+    make: Callable[..., T] = scope["make"]
+    make.__qualname__ = f"maker({cls.__qualname__})"
+    return make
 
 
 def evolve(obj: T, /, **changes: Any) -> T:

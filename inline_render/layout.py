@@ -18,7 +18,7 @@ from typing import NamedTuple
 from .app import AppState
 from .composer import TextField, render_field
 from .dialogs import DialogView, FormDialog, PromptDialog
-from .evolve import fast_init
+from .evolve import fast_init, maker
 from .log import Entry, LogRow, log_rows
 from .state import Config, RenderState, SyncPhase
 from .style import DEFAULT, Row, Segment, Style, clip_row, styled
@@ -300,11 +300,6 @@ def _composer_row(
     return clip_row(tuple(segments), width, policy)
 
 
-def _status_key(state: AppState) -> object:
-    """What the status row is drawn from (besides the width, policy and theme)."""
-    return (state.working, state.now, state.working_since) if state.working else (state.status, state.status_row)
-
-
 # The last frame, the inputs it was drawn from besides the status line (compared by identity), the status
 # row's index (-1: none) and its key.  A tick whose layout is the same object (nothing in the viewport
 # moved) reuses the frame; when only the status line changed, only that row is drawn again.
@@ -313,7 +308,9 @@ _LAST_FRAME: dict[None, tuple[Layout, Config, object, object, object, int, objec
 
 def draw_frame(state: AppState, layout: Layout) -> Frame:
     """The viewport's styled rows and where the cursor belongs (the focused text field)."""
-    key = _status_key(state)
+    # What the status row is drawn from (besides the width, policy and theme): its key.
+    working = state.working
+    key = (working, state.now, state.working_since) if working else (state.status, state.status_row)
     last = _LAST_FRAME.get(None)
     if (
         last is not None
@@ -329,12 +326,14 @@ def draw_frame(state: AppState, layout: Layout) -> Frame:
         row = _status_row(state, layout.columns)
         rows = frame.rows
         if rows[index] != row:
-            frame = Frame((*rows[:index], row, *rows[index + 1 :]), frame.log_rows, frame.cursor)
+            frame = _MAKE_FRAME((*rows[:index], row, *rows[index + 1 :]), frame.log_rows, frame.cursor)
     else:
         frame, index = _draw_frame(state, layout)
     _LAST_FRAME[None] = (layout, state.config, state.dialog, state.composer, state.log.options, index, key, frame)
     return frame
 
+
+_MAKE_FRAME = maker(Frame)  # a Frame without calling the class (evolve.maker)
 
 # The parts of the last frame drawn from scratch, each with what it was drawn from: the log tail (its log
 # rows, compared by value: equal rows draw alike; a keystroke shows the very same rows), and the dialog,

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Union
 
 from .evolve import fast_init
-from .style import Style
+from .style import Segment, Style
 
 __all__ = [
     "Anchored",
@@ -39,6 +39,7 @@ __all__ = [
     "ShowCursor",
     "SoftWrap",
     "Text",
+    "as_ops",
 ]
 
 
@@ -189,3 +190,11 @@ class Plan:
 
     ops: tuple[Op, ...]
     fail_after: int | None = None
+
+
+def as_ops(items: tuple[Op | Segment, ...]) -> tuple[Op, ...]:
+    """Operations where a text may be given as its ``Segment`` (text, style), as operations: each such
+    ``Segment`` a ``Text``.  The rows-only plan (``effects.RowsPlan``) keeps its texts as the segments it
+    diffed, and the backend writes them as such: the ``Text`` objects are made only when something reads
+    the operations (the replay of frames in flight, a failed write)."""
+    return tuple([Text(item[0], item[1]) if type(item) is Segment else item for item in items])  # type: ignore[misc]

@@ -221,7 +221,9 @@ def _status(state: AppState, item: Status, out: Outputs) -> AppState:
     if item.styled:
         row = ansi_row(item.text)
         return _WITH_STATUS(state, row_text(row), row)
-    text = flatten(item.text)
+    text = item.text
+    if not (text.isascii() and text.isprintable()):  # printable ASCII is flat and inert already (a counter)
+        text = flatten(text)
     # A token counter sets the status on every update: one slot copy (evolve), none when it is unchanged.
     if text == state.status and not state.status_row:
         return state

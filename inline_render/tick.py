@@ -11,8 +11,8 @@ from prompt_toolkit.output.color_depth import ColorDepth
 
 from .app import AppState, initial_state
 from .backend import MemorySink, Vt100Backend
-from .effects import EffectResult, plan_terminal_effects, settle
-from .evolve import fast_init
+from .effects import EffectResult, Projection, RowsPlan, plan_frame, settle, settle_rows
+from .evolve import fast_init, maker
 from .inputs import Input, Resize, check_terminal_size
 from .layout import Frame, Layout, compute_layout, draw_frame
 from .outputs import Output
@@ -50,8 +50,17 @@ def apply_terminal_effects(
     state: AppState, layout: Layout, frame: Frame, backend: Vt100Backend
 ) -> tuple[AppState, EffectResult]:
     """Stage 4: plan (pure), write (the only I/O), and fold the effect result into the state."""
-    plan, projection = plan_terminal_effects(state, layout, frame)
-    effect = backend.write(plan)
+    planned = plan_frame(state, layout, frame)
+    if isinstance(planned, RowsPlan):
+        # A frame whose only change is rows (a status line, a streamed delta): encoded straight from the
+        # rows-only plan, without the Plan and Projection objects of the general path (its result is the same).
+        effect = backend.write_rows(planned.items, planned.fail_after)
+        if effect.complete:
+            return settle_rows(state, layout, planned.screen), effect
+        plan, projection = planned.plan(), Projection(planned.screen, 0)
+    else:  # no cast(): its type argument would be built on every tick
+        plan, projection = planned
+        effect = backend.write(plan)
     return settle(state, layout, plan, projection, effect), effect
 
 
@@ -65,8 +74,10 @@ def tick(state: AppState, inputs: Iterable[Input], backend: Vt100Backend) -> Tic
     if state.config.check_invariants and not (after.render is before and _CHECKED.get(None) is before):
         check_invariants(before, after.render, log_cleared=after.log_cleared)
         _CHECKED[None] = after.render
-    return TickResult(after, tuple(outputs) if outputs else (), layout, frame, effect)
+    return _MAKE_RESULT(after, tuple(outputs) if outputs else (), layout, frame, effect)
 
+
+_MAKE_RESULT = maker(TickResult)  # a TickResult without calling the class (evolve.maker)
 
 # The last RenderState that passed ``check_invariants`` as a tick's result.  A tick that leaves that very
 # object as it is (no input, a status change) is the pair (r, r): the ordering held when r was checked,
