@@ -372,7 +372,10 @@ def _xtermjs_smaller(buf: Buffer, old: int, columns: int, rows: int) -> None:
                     buf.top += 1
             elif buf.top < len(lines) + count - rows:
                 buf.top += 1
-    buf.lines = [item for index, line in enumerate(lines) for item in [line, *extra.get(index, [])]]
+    kept = [item for index, line in enumerate(lines) for item in [line, *extra.get(index, [])]]
+    # The rows a re-wrap added after a line that a later one popped still come (xterm.js inserts them after
+    # the re-wrap, in order, below the lines it kept): the line they continued is what is lost.
+    buf.lines = kept + [item for index in sorted(extra) if index >= len(lines) for item in extra[index]]
 
 
 def _screen(buf: Buffer, columns: int, rows: int) -> Buffer:

@@ -111,12 +111,16 @@ def test_rows_rewrapped_below_the_cursor_without_history_match_the_real_terminal
 
 
 def test_the_xtermjs_model_skips_lines_its_own_rewrap_popped() -> None:
-    """The xterm.js model re-wraps rows below the cursor without history and keeps the rows above it in place."""
+    """The xterm.js model re-wraps rows below the cursor without history, keeps the rows above it in place and
+    a whole screen of rows."""
     columns, rows, steps = BELOW_CURSOR
     terminal = TestTerminal(columns, rows, family=TerminalFamily.XTERMJS)
     terminal.feed(steps[0].data)  # type: ignore[union-attr]
     terminal.resize(4, 6)
     assert [*terminal.scrollback, *terminal.screen_lines()][:2] == ["top", "mid"]
+    assert len(terminal.screen_lines()) == 6  # the rows a popped line's re-wrap added still fill the screen
+    terminal.feed(b"\x1b[6;1Hz")
+    assert terminal.screen_lines()[5].startswith("z")
 
 
 @pytest.mark.parametrize("family", [f for f in TerminalFamily if f is not TerminalFamily.SIMPLE])
