@@ -335,3 +335,21 @@ def test_a_close_cancelled_half_way_still_stops_and_reaps_the_runtime() -> None:
         assert ui.client.returncode == 0  # waited for: it exited on its own after the EOF
 
     run(test)
+
+
+def test_a_close_does_not_wait_for_a_process_the_runtime_left_holding_its_pipes() -> None:
+    """A runtime that exits but leaves a child holding its stdout: close() returns within its timeouts."""
+    child = "[sys.executable, '-c', 'import time; time.sleep(8)']"
+    script = f"import subprocess, sys; subprocess.Popen({child}); sys.stdin.read()"
+    ui = UI(command=[sys.executable, "-c", script], timeout=0.3)
+
+    async def test() -> None:
+        ui.client.config = dataclasses.replace(ui.client.config, shutdown_timeout=0.5)
+        await ui.client.start()
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        assert await ui.client.close() == 0
+        assert loop.time() - started < 3  # the child sleeps 8 s: its pipes are let go, not waited for
+        assert ui.client.session.exited
+
+    run(test)

@@ -190,7 +190,8 @@ class RuntimeClient:
 
         A cancel that arrives meanwhile (an app that exits cancels its ``main``, which may be closing the
         client already) does not stop the shutdown half-way: the runtime is still stopped and reaped (each
-        step bounded by ``shutdown_timeout``), then the cancel goes on.  Only a second cancel cuts it short.
+        step bounded by ``shutdown_timeout``: stdin's EOF, SIGTERM, SIGKILL, then the readers of its pipes,
+        which a process it started may hold open), then the cancel goes on.  A second cancel cuts it short.
         """
         proc = self._proc
         if proc is None:
@@ -216,7 +217,22 @@ class RuntimeClient:
                     break
                 except TimeoutError:
                     continue
-        await asyncio.gather(*self._tasks)
+        readers = [task for task in self._tasks if not task.done()]
+        stuck: set[asyncio.Task[None]] = set()
+        if readers:
+            _, stuck = await asyncio.wait(readers, timeout=self.config.shutdown_timeout)
+        # A process the runtime started may hold its pipes open after it exited: they are read no longer, and
+        # closed (``Process`` does not expose its transport, whose ``close`` is public API; without it the
+        # transport is collected later, after the loop closed, with an 'Event loop is closed' error).
+        for task in stuck:
+            task.cancel()
+        await asyncio.gather(*stuck, return_exceptions=True)
+        transport = getattr(proc, "_transport", None)
+        if stuck and isinstance(transport, asyncio.SubprocessTransport):
+            transport.close()
+        if stuck and not self.session.exited:
+            self._apply(self.session.runtime_exited(proc.returncode, expected=True))
+        await asyncio.gather(*(task for task in self._tasks if task not in stuck))
         for timer in [*self._timers.values(), *self._dialog_timers]:
             timer.cancel()
         self._timers.clear()
