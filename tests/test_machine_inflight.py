@@ -63,9 +63,7 @@ def machine(family: TerminalFamily) -> type[RenderMachine]:
         use_pyte = False
         inflight = True
         # As the shell configures it for the family its probe found (re-wrapping terminals keep committed rows).
-        config = Config(
-            viewport_height=8, resize_reflow=family.reflows, soft_wrap_lines=family is TerminalFamily.SCREEN
-        )
+        config = Config(viewport_height=8, resize_reflow=family.reflows)
 
     InflightMachine.family = family
     InflightMachine.__name__ = f"InflightMachine[{family.value}]"

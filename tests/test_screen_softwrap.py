@@ -1,7 +1,8 @@
 """GNU screen: the rows of a wrapped log line are inserted soft-wrapped into each other (``Config.soft_wrap_lines``,
-which the shell turns on for the ``SCREEN`` family), so a widening joins them and brings history rows a shrink put
-out of reach back within it, as it does for ``printf`` (``tests/test_screen_reach.py``); anchoring deletes the
-viewport's rows (``DL``) so no mark an earlier resize left joins a redrawn row to the next."""
+experimental and off: the shell does not turn it on, see the strict xfails below), so a widening joins them and
+brings history rows a shrink put out of reach back within it, as it does for ``printf``
+(``tests/test_screen_reach.py``); anchoring deletes the viewport's rows (``DL``) so no mark an earlier resize left
+joins a redrawn row to the next."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 
 from inline_render import Config, LogAppend, LogDelta, LogFinish, Resize
 from inline_render.backend import Vt100Backend
+from inline_render.inputs import Fault
 from inline_render.ops import AutowrapOff, DeleteLines, Plan, SoftWrap
 from inline_render.shell.probe import TerminalInfo
 from inline_render.shell.runner import AppOptions, config_for
@@ -97,11 +99,50 @@ def test_rows_deleted_from_the_top_row_go_into_history() -> None:
     assert below.scrollback == [] and below.screen_lines() == ["r0", "", "", "", "", ""]
 
 
-def test_the_shell_soft_wraps_on_gnu_screen_only() -> None:
-    """``config_for`` turns ``soft_wrap_lines`` on for the family GNU screen answers as, and for no other."""
+def test_the_shell_leaves_soft_wrapping_off_on_every_terminal() -> None:
+    """``config_for`` does not turn ``soft_wrap_lines`` on, GNU screen included (it can overwrite a committed row:
+    the two strict xfails below); an application that sets it keeps it."""
     for family in TerminalFamily:
-        config = config_for(AppOptions(), TerminalInfo(family=family))
-        assert config.soft_wrap_lines is (family is TerminalFamily.SCREEN), family
+        assert config_for(AppOptions(), TerminalInfo(family=family)).soft_wrap_lines is False, family
+    chosen = AppOptions(config=Config(soft_wrap_lines=True))
+    assert config_for(chosen, TerminalInfo(family=TerminalFamily.SCREEN)).soft_wrap_lines is True
+
+
+# Why it is off (found by review; README, Known limits).  A soft wrap writes a row's last cell again at the
+# column the frame was planned for: on a screen narrowed before the frame is read, that column is another
+# cell of a committed row.  And it puts a blank on the first cell of the row below, which a later operation
+# writes again: a write cut between the two leaves the blank in a row already counted as inserted.
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="a soft wrap read after a narrowing overwrites a row")
+@pytest.mark.parametrize("columns", [14, 16, 18])
+def test_a_soft_wrap_read_after_a_narrowing_overwrites_no_committed_row(columns: int) -> None:
+    """Long lines inserted soft-wrapped in a frame screen reads only after it narrowed: every row stays intact."""
+    long = "\n".join(f"B{i:02d}-" + "".join(chr(97 + (i * 7 + j) % 26) for j in range(55)) for i in range(1, 5))
+    app = _app(True)
+    app.feed([LogAppend("text", "\n".join(f"A{i:02d}" for i in range(1, 9)))])
+    app.inflight([[LogAppend("text", long)], [LogAppend("text", "end")]], 0.0, (columns, 20), True)
+    app.feed([])
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="a write cut inside a soft wrap leaves a blank")
+def test_a_write_cut_anywhere_in_a_soft_wrapped_insertion_loses_nothing() -> None:
+    """An insertion with soft wraps whose write fails after any byte, then is retried: every row stays intact."""
+    long = "\n".join(f"B{i:02d}-" + "x" * 55 for i in range(1, 5))
+
+    def started() -> CheckedRenderer:
+        app = _app(True, 20, 10)
+        app.feed([LogAppend("text", SHORT)])
+        return app
+
+    probe = started()
+    before = len(probe.bytes)
+    probe.step([LogAppend("text", long)])
+    size = len(probe.bytes) - before
+    assert size > 0
+    for cut in range(size):
+        app = started()
+        app.step([Fault(cut), LogAppend("text", long)], checked=False)
+        app.feed([])
+        app.feed([LogAppend("text", "end")])
 
 
 def test_the_operations_bytes() -> None:

@@ -46,7 +46,6 @@ from ..composer import normalize_key
 from ..inputs import Clock, Input, Key, LogAppend, LogDelta, Resize
 from ..outputs import CompleteRequest, Interrupt, Output, Quit, Submit
 from ..state import Config
-from ..terminal_resize import TerminalFamily
 from ..themes import hyperlinks_supported
 from ..tick import Renderer
 from .api import AppApi
@@ -134,10 +133,10 @@ def config_for(options: AppOptions, info: TerminalInfo, env: Mapping[str, str] |
     # Synchronized output only where the terminal says it knows mode 2026: elsewhere a frame hides the cursor
     # while it moves it (else every streamed token would show the cursor jumping to its row and back).
     sync = config.synchronized_output and info.synchronized_output is True
-    # GNU screen brings history rows a shrink put out of reach back only when a widening joins soft-wrapped
-    # rows (tests/test_screen_reach.py): there the rows of a wrapped log line are inserted soft-wrapped.
-    soft = config.soft_wrap_lines or info.family is TerminalFamily.SCREEN
-    return replace(config, resize_reflow=reflow, synchronized_output=sync, soft_wrap_lines=soft)
+    # ``soft_wrap_lines`` is not turned on for GNU screen, although it brings back rows a shrink put out of
+    # reach there: it can overwrite a committed row (a narrowing read before its frame, a write cut inside
+    # it; tests/test_screen_softwrap.py), and a line out of screen's reach is screen's, printf's too.
+    return replace(config, resize_reflow=reflow, synchronized_output=sync)
 
 
 class InlineApp(AppApi, SessionFeatures):
