@@ -8,41 +8,11 @@ from unittest import mock
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from markdown_support import one_shot, streamed
 
 from inline_render import Config, LogAppend, LogDelta, LogFinish, mdview
-from inline_render.log import LogState, RenderOptions, log_rows
-from inline_render.style import row_text
+from inline_render.log import LogState, RenderOptions
 from inline_render.testing import CheckedRenderer, strategies
-from inline_render.text import WidthPolicy
-from inline_render.theme import draw_log_rows
-
-
-def one_shot(text: str, width: int) -> list[str]:
-    """The rows of ``text`` rendered as one final assistant entry."""
-    log = LogState(options=RenderOptions()).append("assistant", text)
-    rows, _ = log_rows(log, width, WidthPolicy.CODEPOINT)
-    return [row_text(row).rstrip(" ") for row in draw_log_rows(rows, width, WidthPolicy.CODEPOINT)]
-
-
-def streamed(text: str, width: int, sizes: list[int]) -> CheckedRenderer:
-    """``text`` streamed as entry ``a`` in deltas of ``sizes`` (cycled), committed text checked after every tick,
-    then finished and pushed into scrollback."""
-    app = CheckedRenderer(width, 10, config=Config(viewport_height=5), use_pyte=False)
-    app.feed([LogAppend("assistant", "", id="a", final=False)])
-    position = index = 0
-    committed = ""
-    while position < len(text):
-        size = sizes[index % len(sizes)]
-        app.feed([LogDelta("a", text[position : position + size])])
-        position, index = position + size, index + 1
-        entry = next((entry for entry in app.state.log.entries if entry.id == "a"), None)
-        if entry is not None:
-            now = entry.text[: entry.committed]
-            assert now.startswith(committed), (committed, now)
-            committed = now
-    app.feed([LogFinish("a")])
-    app.feed([LogAppend("text", "\n".join("end" for _ in range(6)))])
-    return app
 
 
 def test_a_long_partial_line_is_parsed_once_at_its_newline() -> None:
