@@ -80,10 +80,10 @@ class Screen:
     """Set by a resize until the next frame: the cursor's (row index, column) in ``drawn``, which still holds
     the rows as drawn before the first resize, so a second resize is measured from them too; how many of the
     last frames may have been in flight at any of them (0: none); and the narrowest width among them."""
-    above: tuple[LogRow, Row] | None = None
-    """``Config.soft_wrap_lines``: the log row the last insertion left on the screen row just above the viewport,
-    as drawn (at ``drawn_columns``); None when it may not be there any more (a resize, a failed write) or went
-    into history.  The next insertion soft-wraps it into its first row when that row continues its line."""
+    lost_row: bool = False
+    """Set by a failed write that stopped inside a line written with autowrap on (``Config.soft_wrap_lines``):
+    how far its text went is unknown, so is the cursor's row.  The retry first moves up as far as the screen goes
+    (``CUU`` stops at its top row), which it then knows, and anchors from there."""
 
     @property
     def first_written(self) -> int:

@@ -24,6 +24,7 @@ from .errors import BackendError
 from .ops import (
     Anchored,
     AutowrapOff,
+    AutowrapOn,
     BeginSync,
     Cancel,
     DeleteLines,
@@ -38,7 +39,6 @@ from .ops import (
     Plan,
     ResetStyle,
     ShowCursor,
-    SoftWrap,
     Text,
 )
 from .style import DEFAULT, Segment, Style
@@ -119,6 +119,7 @@ _FIXED: dict[type[Op], str] = {
     ShowCursor: "\x1b[?25h",
     LineFeed: "\n",
     AutowrapOff: "\x1b[?7l",
+    AutowrapOn: "\x1b[?7h",
     Inserted: "",
     Anchored: "",
 }
@@ -285,12 +286,6 @@ class Vt100Backend:
                 last = DEFAULT
             elif isinstance(op, DeleteLines):
                 piece = f"\x1b[{op.count}M"
-            elif isinstance(op, SoftWrap):
-                # The blank after the text wraps in the text's style; ``ESC 8`` restores the attributes saved
-                # with the cursor on some terminals and not on others: unknown after it.
-                _, _, code = self._known(op.style)
-                piece = f"\x1b7\x1b[?7h{code}{op.text} \x1b[?7l\x1b8"
-                self._style = self._current = last = None
             else:  # pragma: no cover - every Op type is handled above
                 raise AssertionError(f"unknown operation {op!r}")
             append(piece)

@@ -26,10 +26,11 @@ from .app import RECENT_FRAMES, AppState, FrameRecord, Screen
 from .bulk import draw_insert_rows, stage_blank
 from .evolve import copier, fast_init, maker
 from .layout import Frame, Layout
-from .log import LogRow
+from .log import LogRow, continues_line
 from .ops import (
     Anchored,
     AutowrapOff,
+    AutowrapOn,
     BeginSync,
     Cancel,
     DeleteLines,
@@ -44,12 +45,11 @@ from .ops import (
     Plan,
     ResetStyle,
     ShowCursor,
-    SoftWrap,
     Text,
     as_ops,
 )
 from .state import CursorPhase, RenderState, SyncPhase
-from .style import DEFAULT, Row, Segment, Style, row_width
+from .style import DEFAULT, Row, Segment, row_width
 from .text import WidthPolicy, common_prefix, text_width
 
 __all__ = [
@@ -69,7 +69,7 @@ _BEGIN_SYNC, _END_SYNC, _CANCEL = BeginSync(), EndSync(), Cancel()
 _HIDE_CURSOR, _SHOW_CURSOR = HideCursor(), ShowCursor()
 _ERASE_LINE, _ERASE_DOWN, _LINE_FEED = EraseLine(), EraseDown(), LineFeed()
 _RESET_STYLE = ResetStyle()
-_AUTOWRAP_OFF = AutowrapOff()
+_AUTOWRAP_OFF, _AUTOWRAP_ON = AutowrapOff(), AutowrapOn()
 _INSERTED_MOVED, _INSERTED_SCROLLED = Inserted(1, top_delta=1), Inserted(1)
 # Moves are values too, and a few of them (the composer's column, one row up) are most of them: shared.
 _MOVES: dict[tuple[int, int | None], MoveBy] = {}
@@ -238,7 +238,10 @@ class _Planner:
         self.screen = screen
         self.ops: list[Op] = []
         self.top = screen.top
-        if screen.cursor is not None:
+        if screen.lost_row:  # a failed write stopped inside a line written with autowrap (Screen.lost_row)
+            self.ops.append(MoveBy(-self.rows, None))
+            self.cursor = (0, -1)
+        elif screen.cursor is not None:
             self.cursor = screen.cursor
         else:  # not anchored yet: the cursor is where the shell left it
             start = screen.start_row if screen.start_row is not None else self.rows - 1
@@ -254,9 +257,6 @@ class _Planner:
         self.first_written = self.height  # the first viewport row this plan writes to
         self.inserted_rows = 0  # rows this plan moves into scrollback through the viewport's top
         self.moved = False  # anchoring or inserting changed the rows on screen from ``screen.drawn``
-        # The log row just above the viewport (Screen.above), while it can be trusted to be there as drawn.
-        fresh = screen.anchored and not screen.broken and screen.drawn_columns == state.columns
-        self.above = screen.above if fresh else None
 
     def change(self) -> None:
         """Something is about to be drawn or moved."""
@@ -366,7 +366,6 @@ class _Planner:
         self.top = top
         self.ops.append(Anchored(top))
         self.drawn = [()] * height
-        self.above = None
 
     def insert(self, layout: Layout) -> None:
         """Move ``layout.to_insert`` into scrollback through the top of the viewport.
@@ -407,72 +406,57 @@ class _Planner:
             position += count
 
     def insert_soft_wrapped(self, to_insert: tuple[LogRow, ...], rows: list[Row]) -> None:
-        """``insert``, then each inserted row that continues the logical line of the row above it is soft-wrapped
-        into it (``Config.soft_wrap_lines``), the row the last insertion left just above the viewport included.
+        """``insert`` for ``Config.soft_wrap_lines``: the staged rows of a logical line are written as one text with
+        autowrap on (``write_line``), so the terminal holds them soft-wrapped into each other as it holds
+        ``printf``'s, and a batch ends at the end of a line where one fits, so a line is linked whole.
 
-        The rows are linked only once their line feeds have moved them above the viewport: a resize the terminal
-        applies at any point of the frame then finds no mark inside the viewport (it would join a viewport row
-        to the next and move the rows the core counts on), only between committed rows, as ``printf`` leaves."""
+        Only staged rows, in the viewport, are linked, never to a row an earlier batch or frame left above the
+        viewport: nothing is written to a committed row.  Moves are relative to the cursor and no text is put at
+        a column planned for the width: a terminal that narrowed before it read the frame wraps the text at its
+        width, as the rows of any frame in flight then (``reduce._resize``).  The layout inserts a line's
+        committed rows in one frame (``layout._line_end``)."""
         height = self.height
-        previous = self.above
         position = 0
         while position < len(rows):
-            count = min(len(rows) - position, height)
-            # The batch's rows that its line feeds push into history at once (the viewport reaches the screen's
-            # top): those can only be linked while staged, before the line feeds.
-            moves = max(0, min(count, self.rows - (self.top + height)))
-            into_history = count - (self.top + moves)
-            for index in range(count):
-                at = position + index
-                if 0 < index < into_history + 1 and _continues(to_insert[at - 1], to_insert[at]):
-                    self.soft_wrap_staged(index - 1, rows[at - 1])
-                self.update_row(index, rows[at])
+            count = _batch(to_insert, position, min(len(rows) - position, height))
+            index = 0
+            while index < count:
+                end = index + 1
+                while end < count and continues_line(to_insert[position + end - 1], to_insert[position + end]):
+                    end += 1
+                if end - index > 1 and self.columns > 1:
+                    self.write_line(index, rows[position + index : position + end])
+                else:
+                    for at in range(index, end):
+                        self.update_row(at, rows[position + at])
+                index = end
             self.move(self.top + height - 1, None)
             self.top += self.line_feeds(count, inserted=True)
             self.drawn = self.drawn[count:] + [()] * count
             self.first_written = max(0, self.first_written - count)
             self.inserted_rows += count
-            # Row ``k`` of the batch is now on screen row ``top - count + k`` (in history where that is < 0).
-            for k in range(count):
-                screen_row = self.top - count + k
-                if previous is not None and screen_row > 0 and _continues(previous[0], to_insert[position + k]):
-                    self.soft_wrap(screen_row - 1, previous[1], rows[position + k])
-                previous = (to_insert[position + k], rows[position + k])
             position += count
-        self.above = previous if self.top > 0 else None
 
-    def soft_wrap_staged(self, index: int, row: Row) -> None:
-        """Soft-wrap the staged viewport row ``index`` into the next one, which is staged (written whole) after
-        this: the wrap's blank lands on its first cell.  Only for rows the batch's line feeds push into history
-        at once; a resize the terminal applies between this and them finds the mark inside the viewport."""
-        if self.columns < 2:
-            return
-        column, text, style = _last_cell(row, self.columns, self.policy) or (self.columns - 1, " ", DEFAULT)
-        if style.link is not None:
-            return
+    def write_line(self, index: int, rows: list[Row]) -> None:
+        """Write ``rows``, the wrapped rows of one line, on the viewport's rows from ``index`` down as one text:
+        autowrap on, each row but the last filled to the width with blanks (the next row's first cell then wraps,
+        and the terminal marks the row as continuing), the rest of the last row erased unless it is full (an erase
+        at the pending-wrap position would take its last cell), autowrap off."""
         self.change()
-        self.move(self.top + index, column)
-        self.ops.append(SoftWrap(text, style))
-        self.drawn[index + 1] = None
-
-    def soft_wrap(self, screen_row: int, row: Row, after: Row) -> None:
-        """Soft-wrap ``row``, on ``screen_row`` above the viewport, into ``after`` on the row below it
-        (``ops.SoftWrap``), then write ``after``'s first cell again over the blank the wrap left there.  Should the
-        terminal be wider than planned (a resize it applied before reading this), the blank stays on ``row``'s
-        row, past its text, and the first cell is written over itself.  Not on a terminal one column wide, nor
-        where a cell to write again is a hyperlink (it would be written without it)."""
-        first = _first_cell(after, self.policy)
-        if self.columns < 2 or first is None:
-            return
-        column, text, style = _last_cell(row, self.columns, self.policy) or (self.columns - 1, " ", DEFAULT)
-        if style.link is not None or first[1].link is not None:
-            return
-        self.change()
-        self.move(screen_row, column)
-        self.ops.append(SoftWrap(text, style))
-        self.move(screen_row + 1, 0)
-        self.ops.append(Text(first[0], first[1]))
-        self.cursor = (screen_row + 1, first[2])
+        self.first_written = min(self.first_written, index)
+        self.move(self.top + index, 0)
+        self.ops.append(_AUTOWRAP_ON)
+        last, column = len(rows) - 1, 0
+        for offset, row in enumerate(rows):
+            column = 0
+            for segment in row:
+                self.ops.append(Text(segment.text, segment.style))
+                column += text_width(segment.text, self.policy)
+            if column < self.columns:
+                self.ops.append(Text(" " * (self.columns - column), DEFAULT) if offset < last else _ERASE_LINE)
+            self.drawn[index + offset] = row
+        self.ops.append(AutowrapOff(last))
+        self.cursor = (self.top + index + last, min(column, self.columns))  # a full row: pending wrap
 
     def finish(self, frame: Frame, show_cursor: bool) -> None:
         """Draw ``frame``'s rows that differ from what is on screen; every row is then ``frame.rows``'s."""
@@ -491,38 +475,16 @@ class _Planner:
             self.visible = False
 
 
-def _continues(row: LogRow, after: LogRow) -> bool:
-    """``after`` is the next row of ``row``'s logical line (wrapped from it).  ``row`` may come from an earlier
-    tick (``Screen.above``), and an open entry is a new object, with a new key, after every delta: the same
-    entry is the same key or the same id (an id reused by a new entry starts its own lines at 0)."""
-    this, then = row.entry, after.entry
-    return (
-        (then.key == this.key or (then.id is not None and then.id == this.id))
-        and then.base == this.base
-        and after.line_start == row.line_start
-        and after.start >= row.end
-        and after.start > row.start
-    )
-
-
-def _first_cell(row: Row, policy: WidthPolicy) -> tuple[str, Style, int] | None:
-    """The first grapheme cluster of ``row``, its style and width (None for an empty row)."""
-    for segment in row:
-        for cluster in wcwidth.iter_graphemes(segment.text):
-            return cluster, segment.style, text_width(cluster, policy)
-    return None
-
-
-def _last_cell(row: Row, columns: int, policy: WidthPolicy) -> tuple[int, str, Style] | None:
-    """The column, text and style of the cluster that fills ``row``'s last cell (None when that cell is blank)."""
-    column = 0
-    for segment in row:
-        for cluster in wcwidth.iter_graphemes(segment.text):
-            width = text_width(cluster, policy)
-            if width and column + width == columns:
-                return column, cluster, segment.style
-            column += width
-    return None
+def _batch(to_insert: tuple[LogRow, ...], position: int, limit: int) -> int:
+    """How many rows from ``position`` to stage in one batch of at most ``limit``: up to the end of the last line
+    that ends within it, else ``limit`` (a line longer than the viewport is linked batch by batch)."""
+    end = position + limit
+    if end >= len(to_insert):
+        return limit
+    for count in range(limit, 0, -1):
+        if not continues_line(to_insert[position + count - 1], to_insert[position + count]):
+            return count
+    return limit
 
 
 def _unchanged(state: AppState, layout: Layout, frame: Frame) -> bool:
@@ -601,7 +563,7 @@ def _plan(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projecti
     if state.screen.broken:
         ops = [_CANCEL, *ops]  # first: ends any escape sequence a failed write left open
         if state.config.soft_wrap_lines:
-            ops.insert(1, _AUTOWRAP_OFF)  # the failed write may have stopped inside a SoftWrap
+            ops.insert(1, _AUTOWRAP_OFF)  # the failed write may have stopped inside a line written with autowrap
     plan = Plan(tuple(ops), state.fault)
     # The first rows the last frames wrote to, moved up by the rows this one inserted (see
     # Screen.recent_written).  A frame that writes no row counts too (as ``height``): it ages the older
@@ -626,7 +588,7 @@ def _plan(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projecti
         frames,  # recent_frames
         False,  # ghost_above
         None,  # resized_from
-        planner.above,  # above
+        False,  # lost_row
     )
     return plan, Projection(screen, len(layout.to_insert))
 
@@ -709,7 +671,7 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> RowsPlan:
         frames,  # recent_frames
         False,  # ghost_above (the default, as in _plan)
         None,  # resized_from (the default, as in _plan)
-        screen.above,  # above (nothing inserted: the row above the viewport is the same)
+        False,  # lost_row (the default, as in _plan)
     )
     return _new(RowsPlan, (planned, screen, state.fault))
 
@@ -772,15 +734,16 @@ def _move(
     return row, col
 
 
-def cursor_after(state: AppState, ops: tuple[Op, ...]) -> tuple[int, int, bool]:
-    """Viewport top, cursor row, whether anchored, after ``ops`` (a plan's written prefix), as believed."""
+def cursor_after(state: AppState, ops: tuple[Op, ...]) -> tuple[int, int, bool, bool]:
+    """Viewport top, cursor row, whether anchored, after ``ops`` (a plan's written prefix), as believed; and
+    whether they stop inside a line written with autowrap on (the row is then not known: ``Screen.lost_row``)."""
     screen = state.screen
     top, anchored = screen.top, screen.anchored
     if screen.cursor is not None:
         row = screen.cursor[0]
     else:
         row = screen.start_row if screen.start_row is not None else state.rows - 1
-    last = state.rows - 1
+    last, inside = state.rows - 1, False
     for op in ops:
         kind = type(op)
         if kind is MoveBy:
@@ -791,7 +754,11 @@ def cursor_after(state: AppState, ops: tuple[Op, ...]) -> tuple[int, int, bool]:
             top, anchored = cast(Anchored, op).top, True
         elif kind is Inserted:
             top += cast(Inserted, op).top_delta
-    return top, row, anchored
+        elif kind is AutowrapOn:
+            inside = True
+        elif kind is AutowrapOff:
+            row, inside = min(row + cast(AutowrapOff, op).wrapped, last), False
+    return top, row, anchored, inside
 
 
 def settle(state: AppState, layout: Layout, plan: Plan, projection: Projection, result: EffectResult) -> AppState:
@@ -809,10 +776,11 @@ def settle(state: AppState, layout: Layout, plan: Plan, projection: Projection, 
             sync, cursor = SyncPhase.IDLE, CursorPhase.VISIBLE_AT_COMPOSER
     else:
         # The cursor's row after the written operations is known (all motion is relative); the column is not.
-        top, row, anchored = cursor_after(state, plan.ops[: result.ops_written])
+        top, row, anchored, lost = cursor_after(state, plan.ops[: result.ops_written])
         screen = replace(
-            state.screen, top=top, anchored=anchored, drawn=None, cursor=(row, -1), cursor_visible=None, broken=True
-        )
+            state.screen, top=top, anchored=anchored, drawn=None, cursor=(row, -1), cursor_visible=None, broken=True,
+            lost_row=lost,
+        )  # fmt: skip
         if inserted < projection.rows_planned:
             sync = SyncPhase.NEEDS_INSERT
             if any(isinstance(op, HideCursor) for op in plan.ops[: result.ops_written]):

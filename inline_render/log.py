@@ -32,6 +32,7 @@ __all__ = [
     "LogRow",
     "LogState",
     "RenderOptions",
+    "continues_line",
     "entry_rows",
     "log_rows",
 ]
@@ -180,6 +181,20 @@ class LogRow(NamedTuple):
     line_start: int
     start: int
     end: int
+
+
+def continues_line(row: LogRow, after: LogRow) -> bool:
+    """``after`` is the next row of ``row``'s logical line (wrapped from it).  ``row`` may be of an older version
+    of the entry (an open entry is a new object, with a new key, after every delta): the same entry is the same
+    key or the same id (an id reused by a new entry starts its own lines at 0)."""
+    this, then = row.entry, after.entry
+    return (
+        (then.key == this.key or (then.id is not None and then.id == this.id))
+        and then.base == this.base
+        and after.line_start == row.line_start
+        and after.start >= row.end
+        and after.start > row.start
+    )
 
 
 class Again(NamedTuple):

@@ -23,6 +23,7 @@ from .style import Segment, Style
 __all__ = [
     "Anchored",
     "AutowrapOff",
+    "AutowrapOn",
     "BeginSync",
     "Cancel",
     "DeleteLines",
@@ -37,7 +38,6 @@ __all__ = [
     "Plan",
     "ResetStyle",
     "ShowCursor",
-    "SoftWrap",
     "Text",
     "as_ops",
 ]
@@ -58,21 +58,6 @@ class Cancel:
     """``CAN``: aborts an escape sequence left incomplete by a failed write."""
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
-class SoftWrap:
-    """Soft-wrap the cursor's row into the next one (GNU screen, ``Config.soft_wrap_lines``): the cursor is on
-    the row's last cell, which holds ``text`` in ``style``.  Encoded as: save the cursor (``ESC 7``), autowrap
-    on, ``text`` again, a blank (it wraps: the terminal now holds both rows as one line, and a widening joins
-    them), autowrap off, restore the cursor (``ESC 8``).  The cursor ends where it was, wherever the blank
-    went: a terminal already wider than planned takes both cells on the row itself (no wrap, nothing garbled),
-    and no motion after it depends on the wrap.  The blank lands on the next row's first cell, which is then
-    written whole."""
-
-    text: str
-    style: Style
-
-
 @dataclass(frozen=True, slots=True)
 class DeleteLines:
     """``ESC[{count}M`` at column 0 of the viewport's top row when anchoring on GNU screen (``Config.soft_wrap_lines``):
@@ -85,8 +70,18 @@ class DeleteLines:
 
 
 @dataclass(frozen=True, slots=True)
+class AutowrapOn:
+    """``ESC[?7h``: the rows of a logical line that follow are written as one text, which the terminal wraps
+    itself (GNU screen, ``Config.soft_wrap_lines``); autowrap is off otherwise (``shell.closing.ENTER_MODES``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class AutowrapOff:
-    """``ESC[?7l``: after a failed write, which may have stopped inside a ``SoftWrap``."""
+    """``ESC[?7l``: after such a text, and after a failed write, which may have stopped inside one.  ``wrapped``:
+    the rows the text moved the cursor down (its rows but the first), for whoever follows the cursor by the
+    operations (``effects.cursor_after``)."""
+
+    wrapped: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +160,7 @@ class Anchored:
 
 Op = Union[
     AutowrapOff,
+    AutowrapOn,
     BeginSync,
     EndSync,
     Cancel,
@@ -173,7 +169,6 @@ Op = Union[
     ShowCursor,
     MoveBy,
     Text,
-    SoftWrap,
     ResetStyle,
     EraseLine,
     EraseDown,

@@ -329,7 +329,6 @@ def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
         ghost_above=ghost,
         resized_from=resized_from,
         recent_frames=(),
-        above=None,
     )
     return replace(state, columns=item.columns, rows=item.rows, screen=screen)
 

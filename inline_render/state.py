@@ -117,13 +117,14 @@ class Config:
     xterm): a resize then keeps the committed log rows at the viewport's top where the terminal put them
     (they count as inserted) and re-anchors below them, so none is erased and none is drawn twice."""
     soft_wrap_lines: bool = False
-    """Insert the rows of a wrapped log line soft-wrapped into each other, as the terminal's own autowrap would
-    (``ops.SoftWrap``), for GNU screen.  screen shows only as many history rows as line feeds scrolled in: a
-    shrink puts the oldest out of reach, and only a widening that joins soft-wrapped rows brings them back
-    (tests/test_screen_reach.py).  A widening then shows such a line joined, with the blank cells its rows
-    ended with (word wrap, continuation indent) inside it.  Experimental and off everywhere (the shell does
-    not turn it on): a narrowing the terminal applies before it reads the frame, or a write cut inside a
-    soft wrap, can overwrite a cell of a committed row (tests/test_screen_softwrap.py, strict xfails)."""
+    """Insert the rows of a wrapped log line soft-wrapped into each other, written as one text with autowrap on as
+    ``printf``'s would be, for GNU screen (the shell turns it on there).  screen shows only as many history rows
+    as line feeds scrolled in: a shrink puts the oldest out of reach, and only a widening that joins
+    soft-wrapped rows brings them back (tests/test_screen_reach.py).  A line's committed rows are then inserted
+    together (the viewport's tail may show fewer rows for a moment), and only rows staged in one batch are
+    linked, never to a row already above the viewport: a line longer than the viewport is linked in pieces.  A
+    widening shows such a line joined, with the blank cells its rows ended with (word wrap, continuation indent)
+    inside it."""
     composer_prompt: str = "\u203a "
     """Drawn before the composer's first row."""
     placeholder: str = ""

@@ -25,6 +25,8 @@ from termprobe.real import Feed, Resize, Snap, Step, available, run_script
 
 from inline_render import Config, Input
 from inline_render import Resize as CoreResize
+from inline_render.shell.probe import TerminalInfo
+from inline_render.shell.runner import AppOptions, config_for
 from inline_render.terminal import TerminalFamily
 from inline_render.testing import RenderMachine
 from inline_render.testing import strategies as ist
@@ -62,8 +64,10 @@ def machine(family: TerminalFamily) -> type[RenderMachine]:
     class InflightMachine(RenderMachine):
         use_pyte = False
         inflight = True
-        # As the shell configures it for the family its probe found (re-wrapping terminals keep committed rows).
-        config = Config(viewport_height=8, resize_reflow=family.reflows)
+        # As the shell configures it for the family its probe found (re-wrapping terminals keep committed rows,
+        # GNU screen gets wrapped lines inserted soft-wrapped).
+        soft = config_for(AppOptions(), TerminalInfo(family=family)).soft_wrap_lines
+        config = Config(viewport_height=8, resize_reflow=family.reflows, soft_wrap_lines=soft)
 
     InflightMachine.family = family
     InflightMachine.__name__ = f"InflightMachine[{family.value}]"

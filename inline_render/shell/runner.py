@@ -46,6 +46,7 @@ from ..composer import normalize_key
 from ..inputs import Clock, Input, Key, LogAppend, LogDelta, Resize
 from ..outputs import CompleteRequest, Interrupt, Output, Quit, Submit
 from ..state import Config
+from ..terminal import TerminalFamily
 from ..themes import hyperlinks_supported
 from ..tick import Renderer
 from .api import AppApi
@@ -133,10 +134,11 @@ def config_for(options: AppOptions, info: TerminalInfo, env: Mapping[str, str] |
     # Synchronized output only where the terminal says it knows mode 2026: elsewhere a frame hides the cursor
     # while it moves it (else every streamed token would show the cursor jumping to its row and back).
     sync = config.synchronized_output and info.synchronized_output is True
-    # ``soft_wrap_lines`` is not turned on for GNU screen, although it brings back rows a shrink put out of
-    # reach there: it can overwrite a committed row (a narrowing read before its frame, a write cut inside
-    # it; tests/test_screen_softwrap.py), and a line out of screen's reach is screen's, printf's too.
-    return replace(config, resize_reflow=reflow, synchronized_output=sync)
+    # GNU screen shows only as many history rows as line feeds scrolled in, and a widening that joins
+    # soft-wrapped rows brings back those a shrink put out of reach: there a wrapped line is inserted
+    # soft-wrapped, as printf leaves it (tests/test_screen_reach.py, tests/test_screen_softwrap.py).
+    soft = config.soft_wrap_lines or info.family is TerminalFamily.SCREEN
+    return replace(config, resize_reflow=reflow, synchronized_output=sync, soft_wrap_lines=soft)
 
 
 class InlineApp(AppApi, SessionFeatures):
