@@ -359,6 +359,11 @@ class _Planner:
         # Screen.ghost_above), the erased top row stays blank: the piece ends there instead of running on
         # into our first row (the terminal would show both as one line).
         reserve = height - 1 + (1 if screen.broken and screen.ghost_above else 0)
+        if self.state.config.soft_wrap_lines and screen.broken and top == 0:
+            # GNU screen: the top row keeps the mark that it continues into the next one (no erase clears it, and
+            # the rows are deleted from the row below), so a row the resize split there would join our first
+            # row: two blank rows, the second without a mark, go above the viewport instead.
+            reserve = height + 1
         if reserve:
             self.line_feeds(reserve, inserted=False)
             top = self.cursor[0] - (height - 1)

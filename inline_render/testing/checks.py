@@ -283,6 +283,16 @@ class CheckedRenderer:
                 return 0
         return 0
 
+    def _joined_at(self, line: str, found: int) -> int:
+        """``found`` moved past the history rows the terminal line ``line`` holds soft-wrapped from there; or from a
+        row or two before, when those were matched by a ghost with the same text (a leftover piece of a redrawn
+        line that happens to equal its first rows) and ``line`` is the line itself."""
+        for start in range(found, max(found - 3, -1), -1):
+            joined = self._joined(line, start)
+            if joined and start + joined > found:
+                return start + joined
+        return found
+
     def _check_family(self, result: TickResult, top: int) -> None:
         """A real terminal's resize model: the viewport equals the frame, every inserted row is kept in order."""
         self._was_visible = result.state.render.cursor_phase is CursorPhase.VISIBLE_AT_COMPOSER
@@ -299,7 +309,7 @@ class CheckedRenderer:
                 if line == wanted or (cuts and line and wanted.startswith(line)):
                     found += 1
                 elif self.family is TerminalFamily.SCREEN:
-                    found += self._joined(line, found)
+                    found = self._joined_at(line, found)
         if found < len(self.history):
             lost = self.history[found]
             self._fail(f"inserted row {found} ({lost!r}) is missing above the viewport (lost or out of order)")
