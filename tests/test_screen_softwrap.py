@@ -163,3 +163,19 @@ def test_a_streamed_line_is_inserted_in_few_linked_pieces() -> None:
     marks = [wrapped for _, wrapped in lines[start : start + 11]]
     assert marks[-1] is False and marks.count(False) == 2
     assert lines[start + 11][0] == "T"
+
+
+def test_a_break_whose_space_does_not_fit_is_not_linked() -> None:
+    """A row that fills the width, its word-wrap break's space hanging past it, is not soft-wrapped into the next
+    row: a widening would join the two words without the space ("deltaecho"); the words stay apart."""
+    app = _app(True, 20, 20)
+    text = "alphabet bravo delta echo foxtrot golf hotel india juliet"  # row 1 is 20 cells, its space hangs
+    app.feed([LogAppend("text", text)])
+    app.feed([LogAppend("text", "\n".join(f"A{i:02d}" for i in range(20)))])
+    app.feed([Resize(60, 20)])
+    app.feed([])
+    words = set(text.split())
+    shown = [line for line in app.logical_lines() if line.startswith(("alphabet", "echo"))]
+    assert shown and all(set(line.split()) <= words for line in shown), shown
+    # The rest is still linked (with the blank cells its rows ended with inside it).
+    assert " ".join(shown[-1].split()) == "echo foxtrot golf hotel india juliet", shown
