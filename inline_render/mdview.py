@@ -184,8 +184,10 @@ _DUMMY = "x\n"  # stands for the settled lines of a paragraph the tail continues
 
 # A partial last line that is only a block marker may still become something else ("*" can turn into "**",
 # which is no list item; "-" into "-x"), and as a marker it may already have closed the blocks before it:
-# it is not parsed until more of it arrives (it shows a moment later, with its next character).
-_LONE_MARKER = re.compile(r"[ \t]*(?:[*+-]|\d{1,9}[.)]|#{1,6}|[=`~]{1,2}|>)[ \t]*")
+# it is not parsed until more of it arrives (it shows a moment later, with its next character).  Digits alone
+# too: "2" after an item that takes no lazy line (a fence, an empty item) is a paragraph that closes the list,
+# "2." the list's next item.
+_LONE_MARKER = re.compile(r"[ \t]*(?:[*+-]|\d{1,9}[.)]?|#{1,6}|[=`~]{1,2}|>)[ \t]*")
 
 
 # A partial last line longer than this is shown as its source until its newline arrives (see ``_raw_line``).

@@ -198,3 +198,17 @@ def test_a_lone_marker_on_the_partial_line_closes_nothing() -> None:
     app.feed([LogFinish("a")])
     app.feed([LogAppend("text", "\n".join("end" for _ in range(6)))])
     assert app.history[:3] == ["\u25b8 - it", "    em", "    **"]
+
+
+@pytest.mark.parametrize("text", ["1. ```\n   x\n   ```\n2. b\n", "1. [a]: https://x.org\n1. c\n"])
+def test_digits_alone_on_the_partial_line_close_nothing(text: str) -> None:
+    """Found by the list property test: after an item that takes no lazy line, "2" closed the list (a paragraph)
+    and "2." then started a second list: the next item was lost from scrollback."""
+    app = CheckedRenderer(20, 10, config=Config(viewport_height=5), use_pyte=False)
+    app.feed([LogAppend("assistant", "", id="a", final=False)])
+    for char in text:
+        app.feed([LogDelta("a", char)])
+    app.feed([LogFinish("a")])
+    app.feed([LogAppend("text", "\n".join("end" for _ in range(6)))])
+    want = rendered(text, 20)
+    assert app.history[: len(want)] == want
