@@ -32,9 +32,11 @@ __all__ = [
     "CODE_MARK",
     "Line",
     "Options",
+    "Refs",
     "Renderer",
     "Table",
     "Wrap",
+    "definitions",
     "merge",
     "parse",
     "safe_url",
@@ -97,9 +99,19 @@ class Options:
 _PARSER = MarkdownIt("commonmark", {"html": False, "breaks": True}).enable(["table", "strikethrough"])
 
 
-def parse(source: str) -> SyntaxTreeNode:
-    """The block tree of ``source``."""
-    return SyntaxTreeNode(_PARSER.parse(source))
+Refs = tuple[tuple[str, Any], ...]  # link reference definitions: (normalized label, markdown-it's href and title)
+
+
+def parse(source: str, refs: Refs = ()) -> SyntaxTreeNode:
+    """The block tree of ``source``, where the definitions ``refs`` (from text before it) apply too."""
+    return SyntaxTreeNode(_PARSER.parse(source, {"references": dict(refs)}))
+
+
+def definitions(source: str, refs: Refs = ()) -> Refs:
+    """``refs`` and the link reference definitions in ``source`` after them (the first of a label wins)."""
+    env: dict[str, Any] = {"references": dict(refs)}
+    _PARSER.parse(source, env)
+    return tuple(env["references"].items())
 
 
 def merge(base: Style, over: Style) -> Style:

@@ -35,7 +35,8 @@ costs O(the open block), never the whole answer.  An open paragraph's committed 
 stable too: the tail then starts at its first uncommitted line, parsed after a stand-in line
 (``_DUMMY``) so that it still continues the paragraph exactly as in the whole text (no lazy
 line starts a new block, a setext underline or table row attaches as it would), and the stand-in
-line's rendering is dropped.  A long answer without blank lines so costs O(its open lines).
+line's rendering is dropped.  A long answer without blank lines so costs O(its open lines).  Link
+reference definitions in stable source are kept (``refs``) and apply to the tail, as in the whole text.
 A ``log.replace`` keeps the source up to ``commit_src`` (where the committed lines' source ends)
 and re-renders the rest.
 """
@@ -49,7 +50,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from .highlight import highlight_diff
-from .markdown import CODE_MARK, RULE, Line, Options, Renderer, Wrap, _Ctx, merge, parse
+from .markdown import CODE_MARK, RULE, Line, Options, Refs, Renderer, Wrap, _Ctx, definitions, merge, parse
 from .mdtable import cut, table_rows
 from .spans import parse_ansi
 from .style import Row, Segment, row_width
@@ -90,6 +91,7 @@ class View:
     mode: str = "markdown"  # or "diff" / "ansi": one display line per source line (_update_lines)
     continues: bool = False  # the open tail starts inside a paragraph whose settled lines are stable
     src_base: int = 0  # offset in the whole source where ``source`` starts (``view_trim`` dropped the rest)
+    refs: Refs = ()  # the link reference definitions in the source before ``stable_src`` (they apply to the tail)
 
     def line_at(self, offset: int) -> tuple[Line, int, int]:
         """The line holding display ``offset``, its start, and its index among all lines."""
@@ -248,7 +250,7 @@ def _update_blocks(view: View, source: str) -> View:
     def src(line: int) -> int:  # the source offset where line ``line`` of the parsed text starts
         return base + max(0, offsets[min(line, len(lines))] - len(dummy))
 
-    top = list(parse(dummy + source[base:]).children)
+    top = list(parse(dummy + source[base:], view.refs).children)
     renderer = Renderer(view.options, lines)
     last_open = bool(top)
     if top:
@@ -291,6 +293,9 @@ def _update_blocks(view: View, source: str) -> View:
     tail_lines = tuple(rendered[len(new_stable) :])
     tail_starts = _starts(tail_lines, len(stable_text))
     text = stable_text + "\n".join(line.text for line in tail_lines)
+    refs = view.refs
+    if stable_src > base and source.find("]:", base, stable_src) >= 0:  # its definitions apply after it too
+        refs = definitions(dummy + source[base:stable_src], refs)
     # Tail lines committed; the last open line has no newline yet, so it never is.
     done = min(commit - len(new_stable), len(tail_lines) - 1)
     committed = tail_starts[done] if done > 0 else len(stable_text)
@@ -310,6 +315,7 @@ def _update_blocks(view: View, source: str) -> View:
         view.mode,
         continues,
         view.src_base,
+        refs,
     )
 
 
@@ -360,6 +366,7 @@ def view_trim(view: View, cut: int) -> View:
         view.mode,
         view.continues,
         view.src_base + src,
+        view.refs,
     )
 
 
