@@ -186,6 +186,7 @@ class Renderer:
         self.lines: list[Line] = []
         self.commit = 0
         self.commit_line = 0
+        self.top_item: tuple[int, int] | None = None  # (lines, source line): an open top-level list's last item
 
     def style(self, element: str) -> Style:
         return merge(self.options.base, self.theme.style(element))
@@ -322,6 +323,8 @@ class Renderer:
             if last and index:
                 self.commit = len(self.lines)
                 self.commit_line = item.map[0] if item.map else self.commit_line
+                if depth == 0 and item.map:  # mdview.py makes the items before it stable (the list's stand-in)
+                    self.top_item = (self.commit, item.map[0])
             head = (Segment(marker, self.style("bullet")),)
             inner = _Ctx((*ctx.take(), *head), (*ctx.rest, Segment(" " * text_width(marker))))
             count = len(self.lines)
