@@ -32,9 +32,11 @@ __all__ = [
     "CODE_MARK",
     "Line",
     "Options",
+    "Refs",
     "Renderer",
     "Table",
     "Wrap",
+    "definitions",
     "merge",
     "parse",
     "safe_url",
@@ -97,9 +99,19 @@ class Options:
 _PARSER = MarkdownIt("commonmark", {"html": False, "breaks": True}).enable(["table", "strikethrough"])
 
 
-def parse(source: str) -> SyntaxTreeNode:
-    """The block tree of ``source``."""
-    return SyntaxTreeNode(_PARSER.parse(source))
+Refs = tuple[tuple[str, Any], ...]  # link reference definitions: (normalized label, markdown-it's href and title)
+
+
+def parse(source: str, refs: Refs = ()) -> SyntaxTreeNode:
+    """The block tree of ``source``, where the definitions ``refs`` (from text before it) apply too."""
+    return SyntaxTreeNode(_PARSER.parse(source, {"references": dict(refs)}))
+
+
+def definitions(source: str, refs: Refs = ()) -> Refs:
+    """``refs`` and the link reference definitions in ``source`` after them (the first of a label wins)."""
+    env: dict[str, Any] = {"references": dict(refs)}
+    _PARSER.parse(source, env)
+    return tuple(env["references"].items())
 
 
 def merge(base: Style, over: Style) -> Style:
@@ -174,6 +186,7 @@ class Renderer:
         self.lines: list[Line] = []
         self.commit = 0
         self.commit_line = 0
+        self.top_item: tuple[int, int] | None = None  # (lines, source line): an open top-level list's last item
 
     def style(self, element: str) -> Style:
         return merge(self.options.base, self.theme.style(element))
@@ -310,6 +323,8 @@ class Renderer:
             if last and index:
                 self.commit = len(self.lines)
                 self.commit_line = item.map[0] if item.map else self.commit_line
+                if depth == 0 and item.map:  # mdview.py makes the items before it stable (the list's stand-in)
+                    self.top_item = (self.commit, item.map[0])
             head = (Segment(marker, self.style("bullet")),)
             inner = _Ctx((*ctx.take(), *head), (*ctx.rest, Segment(" " * text_width(marker))))
             count = len(self.lines)

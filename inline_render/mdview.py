@@ -35,7 +35,13 @@ costs O(the open block), never the whole answer.  An open paragraph's committed 
 stable too: the tail then starts at its first uncommitted line, parsed after a stand-in line
 (``_DUMMY``) so that it still continues the paragraph exactly as in the whole text (no lazy
 line starts a new block, a setext underline or table row attaches as it would), and the stand-in
-line's rendering is dropped.  A long answer without blank lines so costs O(its open lines).
+line's rendering is dropped.  A long answer without blank lines so costs O(its open lines).  An open
+top-level list's items before the last become stable the same way (they are committed): the tail starts at
+the last item, parsed after a one-item stand-in with the same marker and indent (``_list_lead``), so the
+last item is the same sibling as in the whole list.  Nothing else of the earlier items shows in later ones:
+lists are drawn tight, numbers as written, and a stand-in with the same bullet or delimiter ends the list
+where they would.  A long list so costs O(its last item) per delta.  Link reference definitions in stable
+source are kept (``refs``) and apply to the tail, as in the whole text.
 A ``log.replace`` keeps the source up to ``commit_src`` (where the committed lines' source ends)
 and re-renders the rest.
 """
@@ -49,7 +55,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from .highlight import highlight_diff
-from .markdown import CODE_MARK, RULE, Line, Options, Renderer, Wrap, _Ctx, merge, parse
+from .markdown import CODE_MARK, RULE, Line, Options, Refs, Renderer, Wrap, _Ctx, definitions, merge, parse
 from .mdtable import cut, table_rows
 from .spans import parse_ansi
 from .style import Row, Segment, row_width
@@ -88,8 +94,10 @@ class View:
     commit_src: int  # source offset whose prefix fixes the committed lines
     text: str
     mode: str = "markdown"  # or "diff" / "ansi": one display line per source line (_update_lines)
-    continues: bool = False  # the open tail starts inside a paragraph whose settled lines are stable
+    continues: bool = False  # the open tail starts inside a paragraph or list whose first part is stable
     src_base: int = 0  # offset in the whole source where ``source`` starts (``view_trim`` dropped the rest)
+    lead: str = ""  # the stand-in parsed before the tail when it continues a block (``_DUMMY`` or a list item)
+    refs: Refs = ()  # the link reference definitions in the source before ``stable_src`` (they apply to the tail)
 
     def line_at(self, offset: int) -> tuple[Line, int, int]:
         """The line holding display ``offset``, its start, and its index among all lines."""
@@ -181,11 +189,25 @@ def _update_lines(view: View, source: str) -> View:
 
 _DUMMY = "x\n"  # stands for the settled lines of a paragraph the tail continues (module docstring)
 
+# The marker of an open top-level list's last item with the spaces before it (at most three: a line starts at
+# column 0, so tabs after the marker expand as in the whole text).  The stand-in item is this marker and ``x``: it
+# renders as one line, and the item after it is a sibling as in the whole list (same bullet or delimiter, same
+# indent, so it is not nested in the stand-in, whose content starts further right).
+_ITEM = re.compile(r" {0,3}(?:[*+-]|\d{1,9}[.)])(?=[ \t\n]|$)")
+
+
+def _list_lead(lines: list[str], item_line: int) -> str:
+    """The stand-in item for an open top-level list's last item starting at ``lines[item_line]`` ("": none)."""
+    found = _ITEM.match(lines[item_line]) if item_line < len(lines) else None
+    return found.group() + " x\n" if found else ""
+
 
 # A partial last line that is only a block marker may still become something else ("*" can turn into "**",
 # which is no list item; "-" into "-x"), and as a marker it may already have closed the blocks before it:
-# it is not parsed until more of it arrives (it shows a moment later, with its next character).
-_LONE_MARKER = re.compile(r"[ \t]*(?:[*+-]|\d{1,9}[.)]|#{1,6}|[=`~]{1,2}|>)[ \t]*")
+# it is not parsed until more of it arrives (it shows a moment later, with its next character).  Digits alone
+# too: "2" after an item that takes no lazy line (a fence, an empty item) is a paragraph that closes the list,
+# "2." the list's next item.
+_LONE_MARKER = re.compile(r"[ \t]*(?:[*+-]|\d{1,9}[.)]?|#{1,6}|[=`~]{1,2}|>)[ \t]*")
 
 
 # A partial last line longer than this is shown as its source until its newline arrives (see ``_raw_line``).
@@ -237,7 +259,7 @@ def _raw_line(blocks: View, source: str, end: int) -> View:
 
 def _update_blocks(view: View, source: str) -> View:
     base = view.stable_src
-    dummy = _DUMMY if view.continues else ""
+    dummy = view.lead
     lines = _split(dummy + source[base:])
     offsets = [0]
     for line in lines:
@@ -246,7 +268,7 @@ def _update_blocks(view: View, source: str) -> View:
     def src(line: int) -> int:  # the source offset where line ``line`` of the parsed text starts
         return base + max(0, offsets[min(line, len(lines))] - len(dummy))
 
-    top = list(parse(dummy + source[base:]).children)
+    top = list(parse(dummy + source[base:], view.refs).children)
     renderer = Renderer(view.options, lines)
     last_open = bool(top)
     if top:
@@ -257,11 +279,11 @@ def _update_blocks(view: View, source: str) -> View:
             last_open = not _closed_last(probe.type, probe.map, lines)
     closed = top[:-1] if last_open else top
     ctx = _Ctx((), ())
-    before = view.blocks > 0 and not view.continues  # the continued paragraph's separator is out already
+    before = view.blocks > 0 and not view.continues  # the continued block's separator is out already
     renderer.blocks(closed, ctx, "root", False, before)
     closed_lines = len(renderer.lines)
     drop = 1 if view.continues else 0  # the dummy is the first line rendered
-    continues = False
+    continues, lead = False, ""
     if last_open:
         block = top[-1]
         start_line = block.map[0] if block.map else 0
@@ -270,10 +292,15 @@ def _update_blocks(view: View, source: str) -> View:
         commit = max(renderer.commit, closed_lines) - drop
         commit_src = src(renderer.commit_line)
         settled = block.type == "paragraph" and renderer.commit > closed_lines
+        item = renderer.top_item if block.type in ("bullet_list", "ordered_list") else None
+        if item is not None:
+            item_src, lead = src(item[1]), _list_lead(lines, item[1])
         if settled:  # settled lines of the open paragraph become stable; the tail continues it
-            stable_count, stable_src, continues = commit, commit_src, True
-        elif view.continues and not closed:  # still the continued paragraph, nothing new settled
-            stable_count, stable_src, continues = closed_lines - drop, base, True
+            stable_count, stable_src, continues, lead = commit, commit_src, True, _DUMMY
+        elif item is not None and lead:  # the items before the last become stable; the tail continues the list
+            stable_count, stable_src, continues = item[0] - drop, item_src, True
+        elif view.continues and not closed:  # still the continued block, nothing new settled
+            stable_count, stable_src, continues, lead = closed_lines - drop, base, True, view.lead
         else:
             stable_count, stable_src = closed_lines - drop, src(start_line)
     else:
@@ -289,6 +316,9 @@ def _update_blocks(view: View, source: str) -> View:
     tail_lines = tuple(rendered[len(new_stable) :])
     tail_starts = _starts(tail_lines, len(stable_text))
     text = stable_text + "\n".join(line.text for line in tail_lines)
+    refs = view.refs
+    if stable_src > base and source.find("]:", base, stable_src) >= 0:  # its definitions apply after it too
+        refs = definitions(dummy + source[base:stable_src], refs)
     # Tail lines committed; the last open line has no newline yet, so it never is.
     done = min(commit - len(new_stable), len(tail_lines) - 1)
     committed = tail_starts[done] if done > 0 else len(stable_text)
@@ -308,6 +338,8 @@ def _update_blocks(view: View, source: str) -> View:
         view.mode,
         continues,
         view.src_base,
+        lead,
+        refs,
     )
 
 
@@ -358,6 +390,8 @@ def view_trim(view: View, cut: int) -> View:
         view.mode,
         view.continues,
         view.src_base + src,
+        view.lead,
+        view.refs,
     )
 
 

@@ -12,6 +12,7 @@ from markdown_support import one_shot, streamed
 
 from inline_render import Config, LogAppend, LogDelta, LogFinish, mdview
 from inline_render.log import LogState, RenderOptions
+from inline_render.markdown import Refs
 from inline_render.testing import CheckedRenderer, strategies
 
 
@@ -23,9 +24,9 @@ def test_a_long_partial_line_is_parsed_once_at_its_newline() -> None:
     parsed: list[int] = []
     real = mdview.parse
 
-    def counting(source: str) -> object:
+    def counting(source: str, refs: Refs = ()) -> object:
         parsed.append(len(source))
-        return real(source)
+        return real(source, refs)
 
     app = CheckedRenderer(80, 10, config=Config(viewport_height=5), use_pyte=False)
     app.feed([LogAppend("assistant", "", id="a", final=False)])

@@ -198,3 +198,41 @@ def test_a_lone_marker_on_the_partial_line_closes_nothing() -> None:
     app.feed([LogFinish("a")])
     app.feed([LogAppend("text", "\n".join("end" for _ in range(6)))])
     assert app.history[:3] == ["\u25b8 - it", "    em", "    **"]
+
+
+@pytest.mark.parametrize("text", ["1. ```\n   x\n   ```\n2. b\n", "1. [a]: https://x.org\n1. c\n"])
+def test_digits_alone_on_the_partial_line_close_nothing(text: str) -> None:
+    """Found by the list property test: after an item that takes no lazy line, "2" closed the list (a paragraph)
+    and "2." then started a second list: the next item was lost from scrollback."""
+    app = CheckedRenderer(20, 10, config=Config(viewport_height=5), use_pyte=False)
+    app.feed([LogAppend("assistant", "", id="a", final=False)])
+    for char in text:
+        app.feed([LogDelta("a", char)])
+    app.feed([LogFinish("a")])
+    app.feed([LogAppend("text", "\n".join("end" for _ in range(6)))])
+    want = rendered(text, 20)
+    assert app.history[: len(want)] == want
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[a]: https://x.org/p\n\npara\n\nsee [a]\n",
+        "[a]: https://x.org/l\n\n- see [a]\n- and [a]\n",
+        "> [a]: https://x.org/q\n\n```\ncode\n```\n\nsee [a]\n",
+        "[a]: https://x.org/1\n\n# head\n\n[a]: https://x.org/2\n\nsee [a]\n",
+    ],
+)
+def test_a_definition_in_stable_source_applies_after_it(text: str) -> None:
+    """A link reference definition before the open block applies to it, as in the whole text (the tail was
+    parsed without the stable source, so the link showed as ``[a]``); the first definition of a label wins."""
+    for size in (1, 4):
+        app = CheckedRenderer(40, 10, config=Config(viewport_height=5), use_pyte=False)
+        app.feed([LogAppend("assistant", "", id="a", final=False)])
+        for start in range(0, len(text), size):
+            app.feed([LogDelta("a", text[start : start + size])])
+        app.feed([LogFinish("a")])
+        app.feed([LogAppend("text", "\n".join("end" for _ in range(6)))])
+        want = rendered(text, 40)
+        assert any("a (https://x.org/" in row for row in want)
+        assert app.history[: len(want)] == want
