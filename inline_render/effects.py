@@ -49,7 +49,7 @@ from .ops import (
     as_ops,
 )
 from .state import CursorPhase, RenderState, SyncPhase
-from .style import DEFAULT, Row, Segment, row_width
+from .style import DEFAULT, Row, Segment, row_text, row_width
 from .text import WidthPolicy, common_prefix, text_width
 
 __all__ = [
@@ -433,11 +433,18 @@ class _Planner:
                     and not self.space_dropped(to_insert[position + end - 1], rows[position + end - 1])
                 ):
                     end += 1
-                if end - index > 1 and self.columns > 1:
-                    self.write_line(index, rows[position + index : position + end])
-                else:
-                    for at in range(index, end):
-                        self.update_row(at, rows[position + at])
+                # A line's last rows that show nothing are not linked: nothing of them would wrap onto them, so the
+                # row before would keep its pending wrap, where the erase takes its last cell, and the cursor would
+                # stay a row above where ``AutowrapOff.wrapped`` puts it (a line ending narrower than its indent, a
+                # trailing blank's mark that does not fit); a widening would join them to the line, unseen.
+                linked = end
+                while linked - index > 1 and not row_text(rows[position + linked - 1]).strip(" "):
+                    linked -= 1
+                if linked - index > 1 and self.columns > 1:
+                    self.write_line(index, rows[position + index : position + linked])
+                    index = linked
+                for at in range(index, end):
+                    self.update_row(at, rows[position + at])
                 index = end
             self.move(self.top + height - 1, None)
             self.top += self.line_feeds(count, inserted=True)

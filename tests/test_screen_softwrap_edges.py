@@ -1,0 +1,29 @@
+"""Review of GNU screen's soft-wrapped insertion (``Config.soft_wrap_lines``): edge cases of a line's rows written
+as one text with autowrap on (``effects._Planner.write_line``), each checked on screen's model after every tick."""
+
+from __future__ import annotations
+
+import pytest
+
+from inline_render import Config, LogAppend
+from inline_render.terminal import TerminalFamily
+from inline_render.testing.checks import CheckedRenderer
+
+
+def _app(columns: int, rows: int = 10, height: int = 6, cursor_row: int = 0) -> CheckedRenderer:
+    config = Config(viewport_height=height, resize_reflow=True, soft_wrap_lines=True)
+    return CheckedRenderer(columns, rows, config=config, cursor_row=cursor_row, family=TerminalFamily.SCREEN)
+
+
+@pytest.mark.parametrize("text", ["+ab ", "+abc ", " 界--y1. "])
+def test_a_line_ending_in_an_empty_row_after_a_full_row_loses_nothing(text: str) -> None:
+    """A diff line at 3 columns: every row is full (indent and one cell) and its trailing blank, shown as a mark
+    that does not fit, leaves an empty last row.  Linked, the empty row's erase came at the full row's pending
+    wrap (taking its last cell) and nothing wrapped onto it, so the cursor stayed a row above where the planner
+    put it and the next frame overwrote the line's last row.  Every row is kept once, in order."""
+    app = _app(3)
+    app.feed([LogAppend("diff", text)])
+    for index in range(12):
+        app.feed([LogAppend("text", f"f{index}")])
+    lines = app.logical_lines()
+    assert lines.count("f0") == 1 and lines.index("f0") > 0 and lines[lines.index("f0") - 1] == ""
