@@ -440,7 +440,12 @@ class _Planner:
                 linked = end
                 while linked - index > 1 and not row_text(rows[position + linked - 1]).strip(" "):
                     linked -= 1
-                if linked - index > 1 and self.columns > 1:
+                # A line of one row is written with autowrap on too, unless it is on screen as drawn: with autowrap
+                # off (as the linked text leaves it, and the shell's modes) a narrowing the terminal applies before
+                # it reads the frame would clip the row at its last column, and it counts as inserted.
+                first = rows[position + index]
+                alone = linked - index == 1 and self.drawn[index] != first and bool(row_text(first).strip(" "))
+                if (linked - index > 1 or alone) and self.columns > 1:
                     self.write_line(index, rows[position + index : position + linked])
                     index = linked
                 for at in range(index, end):

@@ -27,3 +27,18 @@ def test_a_line_ending_in_an_empty_row_after_a_full_row_loses_nothing(text: str)
         app.feed([LogAppend("text", f"f{index}")])
     lines = app.logical_lines()
     assert lines.count("f0") == 1 and lines.index("f0") > 0 and lines[lines.index("f0") - 1] == ""
+
+
+@pytest.mark.parametrize("columns", [8, 14])
+def test_a_narrowing_read_before_the_frame_cuts_no_single_row_line(columns: int) -> None:
+    """A frame inserting a wrapped line and then a line of one row wider than the terminal becomes before it reads
+    the frame: the wrapped line was written with autowrap on and re-wraps, the one-row line was written with
+    autowrap off (the linked text had turned it off), clipped at the last column, and its row was counted as
+    inserted.  (The hard path looks safe here only because the model starts with autowrap on; the shell turns
+    it off.)  Every inserted row stays whole, once, in order."""
+    app = _app(20, rows=6, height=3)
+    app.feed([LogAppend("text", "a01")])
+    text = "L01-" + "x" * 30 + "\n" + "S02-" + "y" * 14 + "\nT03"
+    app.inflight([[LogAppend("text", text)], [LogAppend("text", "end")]], 0.0, (columns, 10), True)
+    app.feed([])
+    assert "S02-" + "y" * 14 in app.logical_lines()
