@@ -42,3 +42,16 @@ def test_a_narrowing_read_before_the_frame_cuts_no_single_row_line(columns: int)
     app.inflight([[LogAppend("text", text)], [LogAppend("text", "end")]], 0.0, (columns, 10), True)
     app.feed([])
     assert "S02-" + "y" * 14 in app.logical_lines()
+
+
+@pytest.mark.parametrize("tail", [4, 12])
+def test_a_line_ending_at_the_last_column_of_a_narrower_screen_keeps_its_last_cell(tail: int) -> None:
+    """A wrapped line (20 cells, then ``tail``) inserted in a frame screen reads only after it narrowed to 8
+    columns: the text wraps at 8 and its end falls exactly on the last column, where the erase after the last row
+    (``ESC[K`` at the pending wrap) took its last cell on GNU screen.  Every inserted row stays whole."""
+    app = _app(20, rows=6, height=3)
+    app.feed([LogAppend("text", "a01")])
+    text = "L01-" + "x" * 16 + "y" * tail + "\nT02"
+    app.inflight([[LogAppend("text", text)], [LogAppend("text", "end")]], 0.0, (8, 10), True)
+    app.feed([])
+    assert "L01-" + "x" * 16 + "y" * tail in app.logical_lines()
