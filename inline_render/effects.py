@@ -440,11 +440,12 @@ class _Planner:
                 linked = end
                 while linked - index > 1 and not row_text(rows[position + linked - 1]).strip(" "):
                     linked -= 1
-                # A line of one row is written with autowrap on too, unless it is on screen as drawn: with autowrap
-                # off (as the linked text leaves it, and the shell's modes) a narrowing the terminal applies before
-                # it reads the frame would clip the row at its last column, and it counts as inserted.
+                # A line of one row is written again with autowrap on too, even when it is on screen as drawn: with
+                # autowrap off (as the linked text leaves it, and the shell's modes) a narrowing the terminal applied
+                # before it read this frame or the one that drew the row clips it at its last column, and it counts
+                # as inserted; written again, it wraps at the terminal's width.
                 first = rows[position + index]
-                alone = linked - index == 1 and self.drawn[index] != first and bool(row_text(first).strip(" "))
+                alone = linked - index == 1 and bool(row_text(first).strip(" "))
                 if (linked - index > 1 or alone) and self.columns > 1:
                     self.write_line(index, rows[position + index : position + linked])
                     index = linked

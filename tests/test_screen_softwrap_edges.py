@@ -55,3 +55,14 @@ def test_a_line_ending_at_the_last_column_of_a_narrower_screen_keeps_its_last_ce
     app.inflight([[LogAppend("text", text)], [LogAppend("text", "end")]], 0.0, (8, 10), True)
     app.feed([])
     assert "L01-" + "x" * 16 + "y" * tail in app.logical_lines()
+
+
+def test_a_viewport_row_clipped_in_flight_is_not_inserted_as_clipped() -> None:
+    """Two frames in flight when screen narrows (and shrinks) before it reads them: the first draws a one-row line
+    in the viewport (autowrap off: screen clips it at its last column), the second inserts it.  Inserted as it
+    was on screen (no rewrite: it was drawn), the row went into history clipped; written again with autowrap on,
+    it wraps whole.  (The hard path passes in-process only because the model starts with autowrap on.)"""
+    app = _app(13, rows=16, height=3)
+    app.inflight([[LogAppend("text", "x\nS02-yyyyyy")], [LogAppend("text", "e")]], 0.0, (5, 4), True)
+    app.feed([])
+    assert "S02-yyyyyy" in app.logical_lines()
