@@ -66,3 +66,33 @@ def test_a_viewport_row_clipped_in_flight_is_not_inserted_as_clipped() -> None:
     app.inflight([[LogAppend("text", "x\nS02-yyyyyy")], [LogAppend("text", "e")]], 0.0, (5, 4), True)
     app.feed([])
     assert "S02-yyyyyy" in app.logical_lines()
+
+
+def _joined_history() -> tuple[CheckedRenderer, int]:
+    """Three lines of three rows each inserted soft-wrapped and pushed into history; the first ``B`` row's index."""
+    app = _app(20)
+    app.feed([LogAppend("text", "\n".join(f"B{i:02d}-" + "x" * 52 + "yz" for i in range(1, 4)))])
+    app.feed([LogAppend("text", "\n".join(f"A{i:02d}" for i in range(12)))])
+    start = next(i for i, line in enumerate(app.terminal.history) if line.cells[:3] == ["B", "0", "2"])
+    assert [line.wrapped for line in app.terminal.history[start : start + 3]] == [True, True, False]
+    return app, start
+
+
+@pytest.mark.parametrize("ghost", [False, True], ids=["alone", "after-a-ghost-of-its-first-rows"])
+def test_the_screen_check_still_fails_when_a_soft_wrapped_row_is_cut(ghost: bool) -> None:
+    """The family check matches a soft-wrapped line by its joined text, past a ghost of its first rows
+    (``_joined_at``): a line whose last cell is gone (as an erase at the pending wrap takes it) still fails it,
+    with or without such a ghost just before it."""
+    app, start = _joined_history()
+    history = app.terminal.history
+    if ghost:
+        # A leftover copy of the line's first two rows, linked as screen would hold it, just before the line.
+        copy = [type(line)(list(line.cells), line.wrapped, line.used) for line in history[start : start + 2]]
+        copy[-1].wrapped = False
+        history[start:start] = copy
+        start += 2
+    app.feed([LogAppend("text", "ok")])  # every row there: the check passes
+    last = history[start + 2]
+    last.cells[last.cells.index("z")] = ""
+    with pytest.raises(AssertionError, match="is missing above the viewport"):
+        app.feed([LogAppend("text", "next")])
