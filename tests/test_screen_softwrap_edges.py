@@ -96,3 +96,32 @@ def test_the_screen_check_still_fails_when_a_soft_wrapped_row_is_cut(ghost: bool
     last.cells[last.cells.index("z")] = ""
     with pytest.raises(AssertionError, match="is missing above the viewport"):
         app.feed([LogAppend("text", "next")])
+
+
+# The sequences behind the fixes above, on the real GNU screen at 8 columns: a linked text whose end falls on the
+# last column, then the erase after it (the library before) or the erase before it (now); a full row, then an
+# empty last row's erase (nothing wraps onto it).
+_END = b"L01-" + b"x" * 16 + b"y" * 12
+_SEQUENCES = {
+    "erase-after": (b"\x1b[?7l\r\n\r\n\r\n\x1b[2A\r\x1b[?7h" + _END + b"\x1b[K\x1b[?7l\r\n", "yyyyyyy"),
+    "erase-before": (b"\x1b[?7l\r\n\r\n\r\n\x1b[2A\r\x1b[J\x1b[?7h" + _END + b"\x1b[?7l\r\n", "yyyyyyyy"),
+    "empty-last-row": (b"\x1b[?7l\r\n\r\n\x1b[A\r\x1b[?7habcdefgh\x1b[K\x1b[?7l\r\nZ", "abcdefg"),
+}
+
+
+@pytest.mark.parametrize("name", list(_SEQUENCES))
+def test_the_model_matches_the_real_screen_on_the_fixed_sequences(name: str) -> None:
+    """The model gives what GNU screen gives (history, screen, cursor) on each sequence, and the cell the erase at
+    the pending wrap takes is gone on both (the loss the fixes avoid) or kept (the erase before the text)."""
+    from termprobe.compare import FAMILY, differences, run_model
+    from termprobe.real import Feed, Snap, available, run_scripts
+
+    data, row = _SEQUENCES[name]
+    steps = [Feed(data), Snap()]
+    (model,) = run_model(FAMILY["screen"], 8, 10, steps)
+    assert row in model.screen
+    why = available("screen")
+    if why:
+        pytest.skip(f"screen cannot run here: {why}")
+    (real,) = run_scripts("screen", [(8, 10, steps)])
+    assert differences(real, [model]) == []
