@@ -49,7 +49,7 @@ from .ops import (
     as_ops,
 )
 from .state import CursorPhase, RenderState, SyncPhase
-from .style import DEFAULT, Row, Segment, row_width
+from .style import DEFAULT, Row, Segment, row_text, row_width
 from .text import WidthPolicy, common_prefix, text_width
 
 __all__ = [
@@ -433,11 +433,24 @@ class _Planner:
                     and not self.space_dropped(to_insert[position + end - 1], rows[position + end - 1])
                 ):
                     end += 1
-                if end - index > 1 and self.columns > 1:
-                    self.write_line(index, rows[position + index : position + end])
-                else:
-                    for at in range(index, end):
-                        self.update_row(at, rows[position + at])
+                # A line's last rows that show nothing are not linked: nothing of them would wrap onto them, so the
+                # row before would keep its pending wrap, where the erase takes its last cell, and the cursor would
+                # stay a row above where ``AutowrapOff.wrapped`` puts it (a line ending narrower than its indent, a
+                # trailing blank's mark that does not fit); a widening would join them to the line, unseen.
+                linked = end
+                while linked - index > 1 and not row_text(rows[position + linked - 1]).strip(" "):
+                    linked -= 1
+                # A line of one row is written again with autowrap on too, even when it is on screen as drawn: with
+                # autowrap off (as the linked text leaves it, and the shell's modes) a narrowing the terminal applied
+                # before it read this frame or the one that drew the row clips it at its last column, and it counts
+                # as inserted; written again, it wraps at the terminal's width.
+                first = rows[position + index]
+                alone = linked - index == 1 and bool(row_text(first).strip(" "))
+                if (linked - index > 1 or alone) and self.columns > 1:
+                    self.write_line(index, rows[position + index : position + linked])
+                    index = linked
+                for at in range(index, end):
+                    self.update_row(at, rows[position + at])
                 index = end
             self.move(self.top + height - 1, None)
             self.top += self.line_feeds(count, inserted=True)
@@ -458,23 +471,34 @@ class _Planner:
     def write_line(self, index: int, rows: list[Row]) -> None:
         """Write ``rows``, the wrapped rows of one line, on the viewport's rows from ``index`` down as one text:
         autowrap on, each row but the last filled to the width with blanks (the next row's first cell then wraps,
-        and the terminal marks the row as continuing), the rest of the last row erased unless it is full (an erase
-        at the pending-wrap position would take its last cell), autowrap off."""
+        and the terminal marks the row as continuing), autowrap off.
+
+        The rows from there down are erased first (``ESC[J``: the rest of the viewport, which ``finish`` draws
+        again), not the rest of the last row after it: where the text ends on the terminal's last column (a full
+        row, or a narrowing the terminal applied before it read the frame) an erase at the pending wrap would take
+        that cell on GNU screen.  From the screen's top row the erase starts at column 1 (screen moves the whole
+        screen into history on ``ESC[J`` at its home position), then the row itself (``anchor`` does the same)."""
         self.change()
         self.first_written = min(self.first_written, index)
-        self.move(self.top + index, 0)
+        row = self.top + index
+        self.move(row, 1 if row == 0 else 0)
+        self.ops.append(_ERASE_DOWN)
+        if row == 0:
+            self.move(row, 0)
+            self.ops.append(_ERASE_LINE)
+        self.drawn[index:] = [()] * (self.height - index)
         self.ops.append(_AUTOWRAP_ON)
         last, column = len(rows) - 1, 0
-        for offset, row in enumerate(rows):
+        for offset, line_row in enumerate(rows):
             column = 0
-            for segment in row:
+            for segment in line_row:
                 self.ops.append(Text(segment.text, segment.style))
                 column += text_width(segment.text, self.policy)
-            if column < self.columns:
-                self.ops.append(Text(" " * (self.columns - column), DEFAULT) if offset < last else _ERASE_LINE)
-            self.drawn[index + offset] = row
+            if column < self.columns and offset < last:
+                self.ops.append(Text(" " * (self.columns - column), DEFAULT))
+            self.drawn[index + offset] = line_row
         self.ops.append(AutowrapOff(last))
-        self.cursor = (self.top + index + last, min(column, self.columns))  # a full row: pending wrap
+        self.cursor = (row + last, min(column, self.columns))  # a full row: pending wrap
 
     def finish(self, frame: Frame, show_cursor: bool) -> None:
         """Draw ``frame``'s rows that differ from what is on screen; every row is then ``frame.rows``'s."""
