@@ -65,6 +65,9 @@ class CheckedRenderer:
         self.family = family
         if family is not TerminalFamily.SIMPLE:
             terminal = TestTerminal(columns, rows, self.renderer.terminal.policy, family)
+            # The modes the shell sets at start (shell.closing.ENTER_MODES): autowrap off, so a row written at a
+            # width the terminal no longer has is clipped, as on a real terminal, not wrapped.
+            terminal.feed(b"\x1b[?7l")
             self.renderer.terminal = self.renderer.sink.terminal = terminal
             use_pyte = False  # pyte models no real terminal's resize
         self.terminal: TestTerminal = self.renderer.terminal
