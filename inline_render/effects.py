@@ -427,11 +427,7 @@ class _Planner:
             index = 0
             while index < count:
                 end = index + 1
-                while (
-                    end < count
-                    and continues_line(to_insert[position + end - 1], to_insert[position + end])
-                    and not self.space_dropped(to_insert[position + end - 1], rows[position + end - 1])
-                ):
+                while end < count and continues_line(to_insert[position + end - 1], to_insert[position + end]):
                     end += 1
                 # A line's last rows that show nothing are not linked: nothing of them would wrap onto them, so the
                 # row before would keep its pending wrap, where the erase takes its last cell, and the cursor would
@@ -456,15 +452,6 @@ class _Planner:
             self.first_written = max(0, self.first_written - count)
             self.inserted_rows += count
             position += count
-
-    def space_dropped(self, row: LogRow, drawn: Row) -> bool:
-        """``row`` fills the width and its word-wrap break's space, which hangs past it, is not drawn: linked to
-        the next row, a widening would join the two words without it (the row ends the run there instead)."""
-        if row_width(drawn, self.policy) < self.columns:
-            return False
-        entry = row.entry
-        text = entry.view.text[row.start : row.end] if entry.view is not None else entry.piece(row.start, row.end)
-        return text[-1:].isspace()
 
     def write_line(self, index: int, rows: list[Row]) -> None:
         """Write ``rows``, the wrapped rows of one line, on the viewport's rows from ``index`` down as one text:

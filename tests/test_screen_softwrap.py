@@ -165,6 +165,12 @@ def test_a_streamed_line_is_inserted_in_few_linked_pieces() -> None:
     assert lines[start + 11][0] == "T"
 
 
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="linked anyway: not linking such rows cost reach on the real screen (ten storms, 121 lines missing "
+    "against 100 linked), and a lost line is worse than two words joined on a widening (README, Known limits)",
+)
 def test_a_break_whose_space_does_not_fit_is_not_linked() -> None:
     """A row that fills the width, its word-wrap break's space hanging past it, is not soft-wrapped into the next
     row: a widening would join the two words without the space ("deltaecho"); the words stay apart."""
