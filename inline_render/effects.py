@@ -320,6 +320,15 @@ class _Planner:
         # A write that reaches the last column leaves a pending wrap; the column is then "past the end".
         self.cursor = (self.top + index, column if column < self.columns else self.columns)
 
+    def erase_from(self, row: int) -> None:
+        """Erase screen ``row`` and every row below it: ``ESC[J`` from column 1, then the row itself (tmux and GNU
+        screen push the whole screen into history on ``ESC[J`` at the home position).  The terminal is at least
+        two columns wide."""
+        self.move(row, 1)
+        self.ops.append(_ERASE_DOWN)
+        self.move(row, 0)
+        self.ops.append(_ERASE_LINE)
+
     def anchor(self) -> None:
         """Place the viewport: at startup at the shell's cursor row, after a resize or failure where it now is.
 
@@ -340,10 +349,7 @@ class _Planner:
         top = screen.top if screen.anchored else self.cursor[0]
         top = max(0, min(top, self.rows - 1))
         if self.columns > 1:
-            self.move(top, 1)
-            self.ops.append(_ERASE_DOWN)  # clears leftovers of an old frame; never ESC[2J
-            self.move(top, 0)
-            self.ops.append(_ERASE_LINE)
+            self.erase_from(top)  # clears leftovers of an old frame; never ESC[2J
             if self.state.config.soft_wrap_lines:
                 # GNU screen moves rows deleted from its top row into history (as its ESC[J there): from the
                 # row below it then, whose mark is the one that would join the viewport's first row to the next.
@@ -403,12 +409,17 @@ class _Planner:
             else:
                 for index in range(count):
                     self.update_row(index, rows[position + index])
-            self.move(self.top + height - 1, None)
-            self.top += self.line_feeds(count, inserted=True)
-            self.drawn = self.drawn[count:] + [()] * count
-            self.first_written = max(0, self.first_written - count)
-            self.inserted_rows += count
+            self.push_staged(count)
             position += count
+
+    def push_staged(self, count: int) -> None:
+        """Line feeds at the viewport's last row move the ``count`` rows staged at its top above it, into
+        history or onto the screen rows above: they count as inserted, and the viewport's rows move up."""
+        self.move(self.top + self.height - 1, None)
+        self.top += self.line_feeds(count, inserted=True)
+        self.drawn = self.drawn[count:] + [()] * count
+        self.first_written = max(0, self.first_written - count)
+        self.inserted_rows += count
 
     def insert_soft_wrapped(self, to_insert: tuple[LogRow, ...], rows: list[Row]) -> None:
         """``insert`` for ``Config.soft_wrap_lines``: the staged rows of a logical line are written as one text with
@@ -446,11 +457,7 @@ class _Planner:
                 for at in range(index, end):
                     self.update_row(at, rows[position + at])
                 index = end
-            self.move(self.top + height - 1, None)
-            self.top += self.line_feeds(count, inserted=True)
-            self.drawn = self.drawn[count:] + [()] * count
-            self.first_written = max(0, self.first_written - count)
-            self.inserted_rows += count
+            self.push_staged(count)
             position += count
 
     def write_line(self, index: int, rows: list[Row]) -> None:
@@ -461,16 +468,11 @@ class _Planner:
         The rows from there down are erased first (``ESC[J``: the rest of the viewport, which ``finish`` draws
         again), not the rest of the last row after it: where the text ends on the terminal's last column (a full
         row, or a narrowing the terminal applied before it read the frame) an erase at the pending wrap would take
-        that cell on GNU screen.  From the screen's top row the erase starts at column 1 (screen moves the whole
-        screen into history on ``ESC[J`` at its home position), then the row itself (``anchor`` does the same)."""
+        that cell on GNU screen (``erase_from``)."""
         self.change()
         self.first_written = min(self.first_written, index)
         row = self.top + index
-        self.move(row, 1 if row == 0 else 0)
-        self.ops.append(_ERASE_DOWN)
-        if row == 0:
-            self.move(row, 0)
-            self.ops.append(_ERASE_LINE)
+        self.erase_from(row)
         self.drawn[index:] = [()] * (self.height - index)
         self.ops.append(_AUTOWRAP_ON)
         last, column = len(rows) - 1, 0

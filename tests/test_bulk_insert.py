@@ -49,11 +49,7 @@ def _per_row_insert(self: effects._Planner, layout: Layout) -> None:
         count = min(len(rows) - position, height)
         for index in range(count):
             self.update_row(index, rows[position + index])
-        self.move(self.top + height - 1, None)
-        self.top += self.line_feeds(count, inserted=True)
-        self.drawn = self.drawn[count:] + [()] * count
-        self.first_written = max(0, self.first_written - count)
-        self.inserted_rows += count
+        self.push_staged(count)
         position += count
 
 
