@@ -17,6 +17,7 @@ inserting tick; the follow-up redraw shows it at the composer.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple, cast
 
@@ -71,6 +72,7 @@ _ERASE_LINE, _ERASE_DOWN, _LINE_FEED = EraseLine(), EraseDown(), LineFeed()
 _RESET_STYLE = ResetStyle()
 _AUTOWRAP_OFF, _AUTOWRAP_ON = AutowrapOff(), AutowrapOn()
 _INSERTED_MOVED, _INSERTED_SCROLLED = Inserted(1, top_delta=1), Inserted(1)
+_TOP_UP = Inserted(0, top_delta=-1)  # a line feed that grew the viewport scrolled the screen (``Planner.set_height``)
 # Moves are values too, and a few of them (the composer's column, one row up) are most of them: shared.
 _MOVES: dict[tuple[int, int | None], MoveBy] = {}
 # The two kinds ``_move`` emits, by their one number (an int key hashes without building a tuple).
@@ -250,6 +252,10 @@ class _Planner:
         # Without synchronized output every move of a visible cursor shows: hide it before the first one.
         self.hide_before_change = not state.config.synchronized_output
         drawn = screen.drawn
+        self.target_height = self.height
+        resizing = state.config.soft_wrap_lines and screen.anchored and not screen.broken and screen.cursor is not None
+        if resizing and drawn is not None and len(drawn) != self.height:
+            self.height = len(drawn)  # the viewport as it is, until ``fit`` makes it the layout's height
         self.drawn: list[Row | None] = (
             list(drawn) if drawn is not None and len(drawn) == self.height else [None] * self.height
         )
@@ -257,6 +263,7 @@ class _Planner:
         self.first_written = self.height  # the first viewport row this plan writes to
         self.inserted_rows = 0  # rows this plan moves into scrollback through the viewport's top
         self.moved = False  # anchoring or inserting changed the rows on screen from ``screen.drawn``
+        self.soft_lines: list[int] = []  # where each line written with autowrap on starts in ``to_insert``
 
     def change(self) -> None:
         """Something is about to be drawn or moved."""
@@ -431,6 +438,14 @@ class _Planner:
         a column planned for the width: a terminal that narrowed before it read the frame wraps the text at its
         width, as the rows of any frame in flight then (``reduce._resize``).  The layout inserts a line's
         committed rows in one frame (``layout._line_end``)."""
+        # Staged rows go on the viewport's rows, which show only what is open (``layout._compute_layout``): it is
+        # first made as tall as the longest line, so each is staged, and linked, whole (``fit`` then shrinks it).
+        longest = run = 1
+        for index in range(1, len(to_insert)):
+            run = run + 1 if continues_line(to_insert[index - 1], to_insert[index]) else 1
+            longest = max(longest, run)
+        if longest > self.height:
+            self.set_height(min(longest, self.rows))
         height = self.height
         position = 0
         while position < len(rows):
@@ -452,6 +467,7 @@ class _Planner:
                 # that met one distrusted all of it: 17 and 22 lines duplicated in ten storms on the real screen,
                 # against 2 without (README, Known limits: such a row clipped by a frame in flight stays clipped).
                 if linked - index > 1 and self.columns > 1:
+                    self.soft_lines.append(position + index)
                     self.write_line(index, rows[position + index : position + linked])
                     index = linked
                 for at in range(index, end):
@@ -486,6 +502,37 @@ class _Planner:
             self.drawn[index + offset] = line_row
         self.ops.append(AutowrapOff(last))
         self.cursor = (row + last, min(column, self.columns))  # a full row: pending wrap
+
+    def fit(self) -> None:
+        """``Config.soft_wrap_lines``: the viewport is as tall as what it shows (``layout._compute_layout``).  Taller:
+        line feeds at its last row move it down over free rows or scroll the screen; shorter: the rows under its
+        new last row are erased (the screen rows under the viewport are blank).  After the insertion, which
+        stages a line's rows in the viewport as it was."""
+        self.set_height(self.target_height)
+
+    def set_height(self, new: int) -> None:
+        """The viewport made ``new`` rows tall, its top rows kept (``fit``)."""
+        old = self.height
+        if new == old:
+            return
+        self.moved = True
+        if new > old:
+            self.move(self.top + old - 1, None)
+            self.change()
+            row = self.cursor[0]
+            for _ in range(new - old):
+                self.ops.append(_LINE_FEED)
+                if row < self.rows - 1:
+                    row += 1
+                else:  # it scrolled the screen: the viewport's top went up a row (as a failed write's retry reads)
+                    self.top -= 1
+                    self.ops.append(_TOP_UP)
+            self.cursor = (row, -1)
+            self.drawn += [()] * (new - old)
+        else:
+            self.erase_from(self.top + new)
+            del self.drawn[new:]
+        self.height = new
 
     def finish(self, frame: Frame, show_cursor: bool) -> None:
         """Draw ``frame``'s rows that differ from what is on screen; every row is then ``frame.rows``'s."""
@@ -585,6 +632,7 @@ def _plan(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projecti
     planner.anchor()
     if layout.to_insert:
         planner.insert(layout)
+    planner.fit()
     planner.finish(frame, show_cursor=not layout.to_insert)
     ops = planner.ops
     if ops and state.config.synchronized_output:
@@ -600,7 +648,9 @@ def _plan(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projecti
     moved = planner.inserted_rows
     older = state.screen.recent_written[1 - RECENT_FRAMES :] if state.screen.anchored else ()
     written = (*(max(0, row - moved) for row in older), planner.first_written)
-    frames = _recent_frames(state, state.screen.recent_frames if state.screen.anchored else (), plan, layout.to_insert)
+    frames = _recent_frames(
+        state, state.screen.recent_frames if state.screen.anchored else (), plan, layout.to_insert, planner.soft_lines
+    )
     # Positional arguments, named in the comments: binding 11 keywords cost more than setting the fields.
     screen = Screen(
         planner.top,  # top
@@ -725,22 +775,28 @@ def settle_rows(state: AppState, layout: Layout, screen: Screen) -> AppState:
     return _SETTLED(state, state.log, planned, screen, None)
 
 
-def _record(state: AppState, ops: tuple[Op | Segment, ...], inserted: tuple[LogRow, ...]) -> FrameRecord:
+def _record(
+    state: AppState, ops: tuple[Op | Segment, ...], inserted: tuple[LogRow, ...], soft_lines: Sequence[int] = ()
+) -> FrameRecord:
     """The record of a frame that writes ``ops``, with the screen it was planned for (``Screen.recent_frames``)."""
     screen = state.screen
     drawn = screen.drawn or ()
     cursor = screen.cursor if screen.cursor is not None else (screen.top + max(0, len(drawn) - 1), 0)
-    return _new(FrameRecord, (screen.top, drawn, state.columns, state.rows, cursor, ops, inserted))
+    return _new(FrameRecord, (screen.top, drawn, state.columns, state.rows, cursor, ops, inserted, tuple(soft_lines)))
 
 
 def _recent_frames(
-    state: AppState, frames: tuple[FrameRecord, ...], plan: Plan, inserted: tuple[LogRow, ...]
+    state: AppState,
+    frames: tuple[FrameRecord, ...],
+    plan: Plan,
+    inserted: tuple[LogRow, ...],
+    soft_lines: Sequence[int],
 ) -> tuple[FrameRecord, ...]:
     """``Screen.recent_frames`` after ``plan``: the frame as written, with the screen it was planned for, added
     when it writes (a frame that writes nothing is not one the shell acknowledges and counts)."""
     if not plan.ops:
         return frames
-    return (*frames[1 - RECENT_FRAMES :], _record(state, plan.ops, inserted))
+    return (*frames[1 - RECENT_FRAMES :], _record(state, plan.ops, inserted, soft_lines))
 
 
 def _move(

@@ -187,7 +187,7 @@ def _regions(state: AppState) -> _Regions:
 def _compute_layout(state: AppState) -> Layout:
     width, policy = state.columns, state.config.width_policy
     regions = _regions(state)
-    log_height = regions.log_height
+    height, log_height = regions.height, regions.log_height
     pending, committed = log_rows(state.log, width, policy)
     render = state.render
     inserted = render.inserted_until
@@ -200,6 +200,16 @@ def _compute_layout(state: AppState) -> Layout:
         # inserted one per tick as the tail moves up could only be linked to a row already above the viewport.
         insert_end = _line_end(pending, insert_end - inserted, committed) + inserted
         start = max(start, insert_end)
+    if state.config.soft_wrap_lines:
+        # GNU screen: every committed row goes into the terminal's own text at once, as printf's would.  Kept
+        # in the tail they are rows the library drew one by one: a shrink pushes them into history unlinked,
+        # where no widening joins them again and every narrowing splits them (tests/test_screen_reach.py).
+        # The tail shows only the rows still open, and the viewport is as tall as what it shows (effects.Planner.fit):
+        # no blank rows under the composer, which a shrink would keep on the screen and push text out for.
+        insert_end = inserted + committed
+        start = max(start, insert_end)
+        height -= max(0, log_height - (total - start))
+        log_height = min(log_height, total - start)
     if insert_end > inserted:
         sync = SyncPhase.NEEDS_INSERT
     elif render.sync_phase is SyncPhase.NEEDS_INSERT:
@@ -224,7 +234,7 @@ def _compute_layout(state: AppState) -> Layout:
     # Positional arguments, named in the comments: binding 14 keywords cost more than setting the fields.
     return Layout(
         width,  # columns
-        regions.height,  # height
+        height,  # height
         log_height,  # log_height
         regions.dialog_height,  # dialog_height
         regions.status_height,  # status_height

@@ -376,7 +376,8 @@ class LogState:
         while again and used < len(rows):
             piece = again[0]
             taken = used
-            while taken < len(rows) and rows[taken].entry is piece.entry and _within(rows[taken], piece):
+            # The same entry version (its key): a row may hold an equal object of it (rows are cached by value).
+            while taken < len(rows) and rows[taken].entry.key == piece.entry.key and _within(rows[taken], piece):
                 taken += 1
             if taken == used:
                 break

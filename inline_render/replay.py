@@ -23,12 +23,12 @@ from dataclasses import dataclass
 
 from .app import FrameRecord
 from .backend import Vt100Backend
-from .ops import LineFeed, MoveBy, Plan
+from .ops import AutowrapOn, LineFeed, MoveBy, Plan
 from .style import row_text
 from .terminal import TerminalFamily, TestTerminal
 from .text import WidthPolicy
 
-__all__ = ["Replayed", "clamped", "replay_frames"]
+__all__ = ["Replayed", "clamped", "glued_line", "replay_frames"]
 
 # A row above the viewport before the frames in flight (committed text, whatever it says): three
 # private-use characters, which no drawn row is in practice (sanitized text may hold them).
@@ -100,3 +100,75 @@ def replay_frames(
         return None  # rows from above the viewport still on the screen: not the shrink this is for
     cursor = terminal.cursor
     return Replayed(tuple(pushed[start:]), tuple(screen), (cursor.y, cursor.x))
+
+
+def glued_line(
+    frames: Sequence[FrameRecord], met: tuple[int, int], now: tuple[int, int], policy: WidthPolicy, cursor_row: int
+) -> int:
+    """GNU screen (``Config.soft_wrap_lines``), frames in flight at a narrowing: the offset, in the rows the frames
+    inserted, of the first line that one of them wrote as one text where the row above continues into it, for a
+    resize anywhere in the first frame after which the cursor ends on ``cursor_row`` (as the terminal reported);
+    ``len`` of those rows where none was, -1 where no such resize puts the cursor there.
+
+    A narrowing splits a row wider than the new width into pieces, each but the last marked as continuing into
+    the next row; a frame read after it moves up as far as it planned and lands lower, under such a piece, and
+    GNU screen then holds the text it writes there as the piece's continuation (a later resize shows the two as
+    one line, ours cut).  No erase clears the mark, so the line has to be inserted again."""
+    first = frames[0]
+    inserted = sum(len(frame.inserted) for frame in frames)
+    if not first.drawn or first.top < 0 or first.top + len(first.drawn) > first.rows:
+        return -1
+    if not 0 <= first.cursor[0] < first.top + len(first.drawn):
+        return -1
+    backend = Vt100Backend(lambda data: None)  # only encodes: nothing is written
+    encoded = [backend.encode(Plan(frame.ops)) for frame in frames]
+    starts: list[list[int]] = []  # per frame: the byte offset of each AutowrapOn
+    for frame, (_, ends) in zip(frames, encoded, strict=True):
+        offsets = [ends[index - 1] if index else 0 for index, op in enumerate(frame.ops) if type(op) is AutowrapOn]
+        starts.append(offsets)
+    cuts = sorted({0, *encoded[0][1]})
+    found: int | None = None
+    for cut in cuts:
+        terminal = _screen_model(first, policy)
+        glued = inserted
+        offset = 0
+        for index, (frame, (data, _)) in enumerate(zip(frames, encoded, strict=True)):
+            marks = sorted({*starts[index], *((cut,) if index == 0 else ())})
+            done = 0
+            for mark in marks:
+                terminal.feed(data[done:mark])
+                done = mark
+                if index == 0 and mark == cut:
+                    terminal.resize(*met)
+                if mark in starts[index] and glued == inserted and _continued(terminal):
+                    glued = offset + frame.soft_lines[starts[index].index(mark)]
+            terminal.feed(data[done:])
+            if index == 0 and cut >= len(data):
+                terminal.resize(*met)
+            offset += len(frame.inserted)
+        if now != met:
+            terminal.resize(*now)
+        if terminal.cursor.y == cursor_row:
+            found = glued if found is None else min(found, glued)
+    return -1 if found is None else found
+
+
+def _screen_model(first: FrameRecord, policy: WidthPolicy) -> TestTerminal:
+    """GNU screen's model holding the viewport as drawn before ``first``, committed rows above it, the cursor."""
+    terminal = TestTerminal(first.columns, first.rows, policy, TerminalFamily.SCREEN)
+    terminal.feed("\x1b[?7l")  # as the shell runs it (shell.closing.ENTER_MODES)
+    lines = [_ABOVE] * first.top + [row_text(row).rstrip(" ") for row in first.drawn]
+    terminal.feed("\r\n".join(lines))
+    row, column = first.cursor
+    bottom = len(lines) - 1
+    terminal.feed(f"\x1b[{bottom - row}A" if row < bottom else "")
+    terminal.feed(f"\x1b[{column + 1}G")
+    return terminal
+
+
+def _continued(terminal: TestTerminal) -> bool:
+    """The row above the cursor's continues into it (GNU screen marks the row it wraps from)."""
+    y = terminal.cursor.y
+    if y > 0:
+        return terminal.wrapped[y - 1]
+    return bool(terminal.history) and terminal.history[-1].wrapped

@@ -117,14 +117,15 @@ class Config:
     xterm): a resize then keeps the committed log rows at the viewport's top where the terminal put them
     (they count as inserted) and re-anchors below them, so none is erased and none is drawn twice."""
     soft_wrap_lines: bool = False
-    """Insert the rows of a wrapped log line soft-wrapped into each other, written as one text with autowrap on as
-    ``printf``'s would be, for GNU screen (the shell turns it on there).  screen shows only as many history rows
-    as line feeds scrolled in: a shrink puts the oldest out of reach, and only a widening that joins
-    soft-wrapped rows brings them back (tests/test_screen_reach.py).  A line's committed rows are then inserted
-    together (the viewport's tail may show fewer rows for a moment), and only rows staged in one batch are
-    linked, never to a row already above the viewport: a line longer than the viewport is linked in pieces.  A
-    widening shows such a line joined, with the blank cells its rows ended with (word wrap, continuation indent)
-    inside it."""
+    """GNU screen (the shell turns it on there): log text goes into the terminal's own text as ``printf``'s would.
+    screen shows only as many history rows as line feeds scrolled in: a shrink puts the oldest out of reach, and
+    only a widening that joins soft-wrapped rows brings them back (tests/test_screen_reach.py).  So a finished
+    line is inserted at once, its rows written as one text with autowrap on (soft-wrapped into each other), and
+    the viewport shows only what is still open (the streamed line, dialogs, status, composer) and is only as tall
+    as that: rows of finished text kept there would be pushed into history unlinked by a shrink.  A widening shows
+    such a line joined, with the blank cells its rows ended with (word wrap, continuation indent) inside it.  A
+    line that a frame in flight at a narrowing wrote under a row the narrowing split is inserted again
+    (``replay.glued_line``)."""
     composer_prompt: str = "\u203a "
     """Drawn before the composer's first row."""
     placeholder: str = ""

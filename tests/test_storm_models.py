@@ -49,8 +49,8 @@ def replay(seed: int, family: TerminalFamily, cuts: int | None) -> None:
     events = _events(seed)
     ticks = int((storm.duration - 1.0) * TICKS_PER_SECOND)
     rng = random.Random(cuts)
-    soft = family is TerminalFamily.SCREEN  # as the shell configures GNU screen
-    config = Config(resize_reflow=family.reflows, soft_wrap_lines=soft)
+    soft = family is TerminalFamily.SCREEN  # as the shell configures GNU screen, which does not answer for mode 2026
+    config = Config(resize_reflow=family.reflows, soft_wrap_lines=soft, synchronized_output=not soft)
     app = CheckedRenderer(storm.columns, storm.rows, config=config, cursor_row=0, family=family)
     resizes: dict[int, list[tuple[int, int]]] = {}
     for resize in storm.resizes:

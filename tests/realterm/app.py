@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.plain:
         code = asyncio.run(_plain(args.seed, groups, args.duration, args.ready))
     else:
-        app = InlineApp(AppOptions())
+        app = InlineApp(AppOptions(record=os.environ.get("REALTERM_RECORD")))
         code = asyncio.run(app.run(lambda app: _stream(app, args.seed, groups, args.duration, args.ready)))
     if args.result:
         result = {"exit": code, "lines": [*before, *texts], "library": os.path.dirname(inline_render.__file__)}

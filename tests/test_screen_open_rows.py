@@ -1,0 +1,86 @@
+"""GNU screen (``Config.soft_wrap_lines``): a finished line goes into the terminal's own text at once, written as
+one text as ``printf``'s would be, and the viewport is only as tall as what is still open (no rows of finished
+text that a shrink would push into history unlinked, no blank rows under the composer); a line that a frame in
+flight at a narrowing wrote under a row the narrowing split is inserted again (``replay.glued_line``)."""
+
+from __future__ import annotations
+
+import pytest
+from realterm.checker import TerminalText, check
+
+from inline_render import Config, LogAppend, LogDelta, LogFinish, Resize
+from inline_render.terminal import TerminalFamily
+from inline_render.testing.checks import CheckedRenderer
+
+WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima"]
+FIRST = [f"L{i:04d} " + " ".join(WORDS[(i + j) % len(WORDS)] for j in range(3)) for i in range(1, 4)]
+LONG = "L0009 " + " ".join(WORDS[j % len(WORDS)] for j in range(30))  # 6 rows at 40 columns
+TAIL = "L0010 tail"
+
+
+def _app(columns: int = 40, rows: int = 20) -> CheckedRenderer:
+    """As the shell runs GNU screen: soft-wrapped lines, re-wrapping resizes, no synchronized output."""
+    config = Config(resize_reflow=True, soft_wrap_lines=True, synchronized_output=False)
+    return CheckedRenderer(columns, rows, config=config, cursor_row=0, family=TerminalFamily.SCREEN)
+
+
+def test_a_finished_line_goes_above_the_viewport_at_once_linked() -> None:
+    """A finished entry leaves the viewport at once: the viewport is its status row and composer, and the line's
+    rows above it continue into each other, its last row does not."""
+    app = _app()
+    app.feed([LogAppend("text", LONG)])
+    screen = app.renderer.state.screen
+    assert screen.drawn is not None and len(screen.drawn) == 2
+    rows = app.terminal.screen_lines()
+    first = rows.index(next(row for row in rows if row.startswith("L0009")))
+    assert screen.top == first + 6
+    assert app.terminal.wrapped[first : first + 6] == [True] * 5 + [False]
+
+
+def test_the_viewport_is_as_tall_as_the_open_line() -> None:
+    """While a line streams the viewport holds its rows above the status row and composer; it grows with them and
+    shrinks back when the line is finished (every tick checked: the viewport shows the frame)."""
+    app = _app()
+    app.feed([LogAppend("text", "", id="e", final=False)])
+    heights = []
+    for offset in range(0, len(LONG), 20):
+        app.feed([LogDelta("e", LONG[offset : offset + 20])])
+        heights.append(len(app.renderer.state.screen.drawn or ()))
+    assert heights[0] == 3 and heights[-1] == 8 and heights == sorted(heights)
+    app.feed([LogDelta("e", "\n"), LogFinish("e")])
+    top = app.renderer.state.screen.top
+    assert len(app.renderer.state.screen.drawn or ()) == 2
+    assert app.terminal.screen_lines()[top + 2 :] == [""] * (20 - 2 - top)  # no blank rows kept under the composer
+
+
+def _glued(narrow: int) -> str:
+    """Three short lines, a long line streamed up to its last word (5 rows in the viewport at 40 columns), then
+    the frame that finishes it (and one more line) read by the terminal only after it narrowed to ``narrow``
+    columns; then a widening (which joins what screen holds as one line).  The checker's verdict."""
+    app = _app()
+    app.feed([LogAppend("text", "\n".join(FIRST))])
+    app.feed([LogAppend("text", "", id="e", final=False)])
+    app.feed([LogDelta("e", LONG[:-3])])
+    app.inflight([[LogDelta("e", LONG[-3:] + "\n" + TAIL), LogFinish("e")]], 0.0, (narrow, 20), True)
+    app.feed([])
+    app.feed([Resize(100, 20)])
+    app.feed([])
+    return check(TerminalText(tuple(app.terminal.all_lines())), [*FIRST, LONG, TAIL]).summary()
+
+
+@pytest.mark.parametrize("narrow", [12, 24, 33])
+def test_a_line_written_under_a_split_row_by_a_frame_in_flight_is_inserted_again(narrow: int) -> None:
+    """The frame in flight moves up over the open line's rows, which the narrowing split, lands under a piece that
+    continues into the next row and writes the finished line there: screen holds it as that piece's continuation.
+    The resize replays the frame on screen's model, finds it, and inserts the line again (and the one after it,
+    in order): every line is shown whole (a line twice, not a line cut)."""
+    verdict = _glued(narrow)
+    assert "missing 0," in verdict, verdict
+
+
+def test_without_inserting_it_again_the_line_is_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same with the resize's replay turned off: the line's rows are no longer where they were inserted (the
+    harness finds one missing above the viewport)."""
+    monkeypatch.setattr("inline_render.reduce._soft_lines_in_flight", lambda state, item: state)
+    with pytest.raises(AssertionError, match="is missing above the viewport"):
+        _glued(24)
