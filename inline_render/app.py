@@ -25,7 +25,7 @@ class FrameRecord(NamedTuple):  # a tuple: one is built per frame, a status tick
     """A frame as written, with the screen it was planned for: the viewport's ``top`` row, the rows
     ``drawn`` on it, their width ``columns``, the screen's ``rows`` and the ``cursor`` (row, column),
     all before the frame; then its operations as planned (``planned``: a text may be its ``Segment``,
-    see ``ops``), the log rows it inserted into scrollback and where its soft-wrapped lines start."""
+    see ``ops``) and the log rows it inserted into scrollback."""
 
     top: int
     drawn: tuple[Row, ...]
@@ -34,9 +34,6 @@ class FrameRecord(NamedTuple):  # a tuple: one is built per frame, a status tick
     cursor: tuple[int, int]
     planned: tuple[Op | Segment, ...]
     inserted: tuple[LogRow, ...]
-    soft_lines: tuple[int, ...] = ()
-    """``Config.soft_wrap_lines``: where in ``inserted`` each line written as one text with autowrap on starts, in
-    the order of their ``AutowrapOn`` operations (a resize's replay checks what each was written under)."""
 
     @property
     def ops(self) -> tuple[Op, ...]:

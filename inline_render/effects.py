@@ -17,7 +17,6 @@ inserting tick; the follow-up redraw shows it at the composer.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple, cast
 
@@ -263,7 +262,6 @@ class _Planner:
         self.first_written = self.height  # the first viewport row this plan writes to
         self.inserted_rows = 0  # rows this plan moves into scrollback through the viewport's top
         self.moved = False  # anchoring or inserting changed the rows on screen from ``screen.drawn``
-        self.soft_lines: list[int] = []  # where each line written with autowrap on starts in ``to_insert``
 
     def change(self) -> None:
         """Something is about to be drawn or moved."""
@@ -467,7 +465,6 @@ class _Planner:
                 # that met one distrusted all of it: 17 and 22 lines duplicated in ten storms on the real screen,
                 # against 2 without (README, Known limits: such a row clipped by a frame in flight stays clipped).
                 if linked - index > 1 and self.columns > 1:
-                    self.soft_lines.append(position + index)
                     self.write_line(index, rows[position + index : position + linked])
                     index = linked
                 for at in range(index, end):
@@ -648,9 +645,7 @@ def _plan(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projecti
     moved = planner.inserted_rows
     older = state.screen.recent_written[1 - RECENT_FRAMES :] if state.screen.anchored else ()
     written = (*(max(0, row - moved) for row in older), planner.first_written)
-    frames = _recent_frames(
-        state, state.screen.recent_frames if state.screen.anchored else (), plan, layout.to_insert, planner.soft_lines
-    )
+    frames = _recent_frames(state, state.screen.recent_frames if state.screen.anchored else (), plan, layout.to_insert)
     # Positional arguments, named in the comments: binding 11 keywords cost more than setting the fields.
     screen = Screen(
         planner.top,  # top
@@ -775,28 +770,22 @@ def settle_rows(state: AppState, layout: Layout, screen: Screen) -> AppState:
     return _SETTLED(state, state.log, planned, screen, None)
 
 
-def _record(
-    state: AppState, ops: tuple[Op | Segment, ...], inserted: tuple[LogRow, ...], soft_lines: Sequence[int] = ()
-) -> FrameRecord:
+def _record(state: AppState, ops: tuple[Op | Segment, ...], inserted: tuple[LogRow, ...]) -> FrameRecord:
     """The record of a frame that writes ``ops``, with the screen it was planned for (``Screen.recent_frames``)."""
     screen = state.screen
     drawn = screen.drawn or ()
     cursor = screen.cursor if screen.cursor is not None else (screen.top + max(0, len(drawn) - 1), 0)
-    return _new(FrameRecord, (screen.top, drawn, state.columns, state.rows, cursor, ops, inserted, tuple(soft_lines)))
+    return _new(FrameRecord, (screen.top, drawn, state.columns, state.rows, cursor, ops, inserted))
 
 
 def _recent_frames(
-    state: AppState,
-    frames: tuple[FrameRecord, ...],
-    plan: Plan,
-    inserted: tuple[LogRow, ...],
-    soft_lines: Sequence[int],
+    state: AppState, frames: tuple[FrameRecord, ...], plan: Plan, inserted: tuple[LogRow, ...]
 ) -> tuple[FrameRecord, ...]:
     """``Screen.recent_frames`` after ``plan``: the frame as written, with the screen it was planned for, added
     when it writes (a frame that writes nothing is not one the shell acknowledges and counts)."""
     if not plan.ops:
         return frames
-    return (*frames[1 - RECENT_FRAMES :], _record(state, plan.ops, inserted, soft_lines))
+    return (*frames[1 - RECENT_FRAMES :], _record(state, plan.ops, inserted))
 
 
 def _move(

@@ -55,7 +55,7 @@ from .inputs import (
 from .log import LogRow, LogState, log_rows
 from .outputs import Interrupt, Output
 from .preflight import is_diff_line, match_preview_header, match_ready, preview_header, ready_line
-from .replay import clamped, glued_line, replay_frames
+from .replay import clamped, damaged_line, replay_frames
 from .spans import ansi_row
 from .state import ConfirmPhase, RenderState
 from .style import Row, row_text, row_width
@@ -336,16 +336,16 @@ def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
 
 
 def _soft_lines_in_flight(state: AppState, item: Resize) -> AppState:
-    """GNU screen (``Config.soft_wrap_lines``): a line that a frame in flight at a narrowing wrote where the row
-    above continues into it (``replay.glued_line``) is inserted again, whole, and so is every line inserted
-    after it (in order); the copy above is a ghost glued to a piece of another row.  Where the frames, the size
-    they met or the cursor report are unknown, or no replay agrees with the report, every line those frames
-    wrote as one text is (a line shown twice is bad; a line cut is worse)."""
+    """GNU screen (``Config.soft_wrap_lines``): a line that frames in flight at a narrowing inserted and that did
+    not end up whole in screen's text (``replay.damaged_line``: glued to a piece of a row the narrowing split, or
+    clipped) is inserted again, whole, and so is every line inserted after it (in order); the copy above is a
+    ghost.  Where the frames, the size they met or the cursor report are unknown, or no replay agrees with the
+    report, every line they inserted is (a line shown twice is bad; a line cut is worse)."""
     count, met = item.in_flight_frames, item.in_flight_columns
     recent = state.screen.recent_frames
     frames = recent[-count:] if count else recent if count is None else ()
     narrowest = met if met is not None else item.columns
-    if not any(frame.soft_lines and frame.columns > narrowest for frame in frames):
+    if not any(frame.inserted and frame.columns > narrowest for frame in frames):
         return state
     inserted = [row for frame in frames for row in frame.inserted]
     first = -1
@@ -353,18 +353,12 @@ def _soft_lines_in_flight(state: AppState, item: Resize) -> AppState:
     if count and len(frames) == count and met is not None and rows is not None and row is not None:
         size, policy = (item.columns, item.rows), state.config.width_policy
         try:
-            first = glued_line(frames, (met, rows), size, policy, row)
+            first = damaged_line(frames, (met, rows), size, policy, row)
         except Exception:  # a model consulted for a better guess: if it fails, the safe rule applies
             first = -1
-    if first < 0:  # every line written as one text, from the first
-        offset, starts = 0, []
-        for frame in frames:
-            starts += [offset + start for start in frame.soft_lines]
-            offset += len(frame.inserted)
-        first = min(starts)
     if first >= len(inserted):
         return state
-    again = inserted[first:]
+    again = inserted[max(0, first) :]
     return replace(state, log=state.log.reinsert(again), replayed=(len(again), ()))
 
 

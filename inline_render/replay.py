@@ -23,12 +23,14 @@ from dataclasses import dataclass
 
 from .app import FrameRecord
 from .backend import Vt100Backend
-from .ops import AutowrapOn, LineFeed, MoveBy, Plan
+from .log import LogRow
+from .ops import LineFeed, MoveBy, Plan
 from .style import row_text
 from .terminal import TerminalFamily, TestTerminal
 from .text import WidthPolicy
+from .theme import draw_log_row
 
-__all__ = ["Replayed", "clamped", "glued_line", "replay_frames"]
+__all__ = ["Replayed", "clamped", "damaged_line", "replay_frames"]
 
 # A row above the viewport before the frames in flight (committed text, whatever it says): three
 # private-use characters, which no drawn row is in practice (sanitized text may hold them).
@@ -102,54 +104,44 @@ def replay_frames(
     return Replayed(tuple(pushed[start:]), tuple(screen), (cursor.y, cursor.x))
 
 
-def glued_line(
+def damaged_line(
     frames: Sequence[FrameRecord], met: tuple[int, int], now: tuple[int, int], policy: WidthPolicy, cursor_row: int
 ) -> int:
     """GNU screen (``Config.soft_wrap_lines``), frames in flight at a narrowing: the offset, in the rows the frames
-    inserted, of the first line that one of them wrote as one text where the row above continues into it, for a
-    resize anywhere in the first frame after which the cursor ends on ``cursor_row`` (as the terminal reported);
-    ``len`` of those rows where none was, -1 where no such resize puts the cursor there.
+    inserted, of the first line that does not end up whole in screen's text for a resize anywhere in the first
+    frame after which the cursor ends on ``cursor_row`` (as the terminal reported); ``len`` of those rows where
+    every line does; -1 where no such resize puts the cursor there.
 
     A narrowing splits a row wider than the new width into pieces, each but the last marked as continuing into
-    the next row; a frame read after it moves up as far as it planned and lands lower, under such a piece, and
-    GNU screen then holds the text it writes there as the piece's continuation (a later resize shows the two as
-    one line, ours cut).  No erase clears the mark, so the line has to be inserted again."""
+    the next row; a frame read after it moves up as far as it planned and lands lower.  Under such a piece, the
+    text it writes becomes the piece's continuation (a later resize shows the two as one line, ours cut); a diff
+    it writes to a row lands in another row or past the new width (clipped).  Whole means: some logical line of
+    screen's (rows joined by their marks) holds the line's text, blanks aside (a line written as one text holds
+    the blanks its rows were filled with)."""
     first = frames[0]
-    inserted = sum(len(frame.inserted) for frame in frames)
     if not first.drawn or first.top < 0 or first.top + len(first.drawn) > first.rows:
         return -1
     if not 0 <= first.cursor[0] < first.top + len(first.drawn):
         return -1
+    lines = _inserted_lines(frames, policy)
     backend = Vt100Backend(lambda data: None)  # only encodes: nothing is written
-    encoded = [backend.encode(Plan(frame.ops)) for frame in frames]
-    starts: list[list[int]] = []  # per frame: the byte offset of each AutowrapOn
-    for frame, (_, ends) in zip(frames, encoded, strict=True):
-        offsets = [ends[index - 1] if index else 0 for index, op in enumerate(frame.ops) if type(op) is AutowrapOn]
-        starts.append(offsets)
-    cuts = sorted({0, *encoded[0][1]})
+    data = [backend.encode(Plan(frame.ops))[0] for frame in frames]
+    ends = backend.encode(Plan(frames[0].ops))[1]
     found: int | None = None
-    for cut in cuts:
+    for cut in sorted({0, *ends}):
         terminal = _screen_model(first, policy)
-        glued = inserted
-        offset = 0
-        for index, (frame, (data, _)) in enumerate(zip(frames, encoded, strict=True)):
-            marks = sorted({*starts[index], *((cut,) if index == 0 else ())})
-            done = 0
-            for mark in marks:
-                terminal.feed(data[done:mark])
-                done = mark
-                if index == 0 and mark == cut:
-                    terminal.resize(*met)
-                if mark in starts[index] and glued == inserted and _continued(terminal):
-                    glued = offset + frame.soft_lines[starts[index].index(mark)]
-            terminal.feed(data[done:])
-            if index == 0 and cut >= len(data):
-                terminal.resize(*met)
-            offset += len(frame.inserted)
+        terminal.feed(data[0][:cut])
+        terminal.resize(*met)
+        terminal.feed(data[0][cut:])
+        for chunk in data[1:]:
+            terminal.feed(chunk)
         if now != met:
             terminal.resize(*now)
-        if terminal.cursor.y == cursor_row:
-            found = glued if found is None else min(found, glued)
+        if terminal.cursor.y != cursor_row:
+            continue
+        texts = _logical_texts(terminal)
+        damaged = next((offset for offset, text in lines if text not in texts), sum(len(f.inserted) for f in frames))
+        found = damaged if found is None else min(found, damaged)
     return -1 if found is None else found
 
 
@@ -166,9 +158,37 @@ def _screen_model(first: FrameRecord, policy: WidthPolicy) -> TestTerminal:
     return terminal
 
 
-def _continued(terminal: TestTerminal) -> bool:
-    """The row above the cursor's continues into it (GNU screen marks the row it wraps from)."""
-    y = terminal.cursor.y
-    if y > 0:
-        return terminal.wrapped[y - 1]
-    return bool(terminal.history) and terminal.history[-1].wrapped
+def _inserted_lines(frames: Sequence[FrameRecord], policy: WidthPolicy) -> list[tuple[int, str]]:
+    """Each line the frames inserted: its first row's offset in their inserted rows, and its text without blanks."""
+    lines: list[tuple[int, str]] = []
+    offset = 0
+    previous: LogRow | None = None
+    for frame in frames:
+        for row in frame.inserted:
+            text = "".join(row_text(draw_log_row(row, frame.columns, policy, None)).split())
+            same = (
+                previous is not None and row.entry.key == previous.entry.key and row.line_start == previous.line_start
+            )
+            if same and lines:
+                lines[-1] = (lines[-1][0], lines[-1][1] + text)
+            else:
+                lines.append((offset, text))
+            previous = row
+            offset += 1
+    return lines
+
+
+def _logical_texts(terminal: TestTerminal) -> set[str]:
+    """Screen's logical lines (rows joined by the mark that a row continues into the next), without blanks."""
+    texts: set[str] = set()
+    parts: list[str] = []
+    history = [(line.cells, line.wrapped) for line in terminal.history]
+    rows = [*history, *zip(terminal.grid, terminal.wrapped, strict=True)]
+    for cells, wrapped in rows:
+        parts.append("".join(cell for cell in cells if cell not in ("", "\0", " ")))
+        if not wrapped:
+            texts.add("".join(parts))
+            parts = []
+    if parts:
+        texts.add("".join(parts))
+    return texts
