@@ -107,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--result", help="file that receives the JSON result at exit")
     parser.add_argument("--ascii-lines", action="store_true", help="no CJK or emoji lines")
     parser.add_argument("--plain", action="store_true", help="the reference: write the lines without the library")
+    parser.add_argument("--record", help="record every tick to this scenario file (AppOptions.record)")
     args = parser.parse_args(argv)
     before = preamble_lines(args.preamble)
     texts = storm_lines(args.seed, args.lines, args.width, ascii_only=args.ascii_lines)
@@ -118,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.plain:
         code = asyncio.run(_plain(args.seed, groups, args.duration, args.ready))
     else:
-        app = InlineApp(AppOptions(record=os.environ.get("REALTERM_RECORD")))
+        app = InlineApp(AppOptions(record=args.record))
         code = asyncio.run(app.run(lambda app: _stream(app, args.seed, groups, args.duration, args.ready)))
     if args.result:
         result = {"exit": code, "lines": [*before, *texts], "library": os.path.dirname(inline_render.__file__)}

@@ -20,6 +20,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from inline_render.terminal import TerminalFamily
+
+from .recorded import REPLAYABLE, replay_recording
 from .run import RunResult, default_library, run_storm
 from .storm import make_storm, storm_seeds
 from .terminals import adapters
@@ -96,7 +99,10 @@ def _storm_command(args: argparse.Namespace) -> int:
         for seed in storm_seeds(args.seed, args.storms):
             storm = make_storm(seed, resize=not args.no_resize, count=args.resizes, lines=args.lines)
             try:
-                result = run_storm(adapter, storm, library, plain=args.plain)
+                record = Path(args.record) / f"{name}-{seed}.jsonl" if args.record else None
+                if record is not None:
+                    record.parent.mkdir(parents=True, exist_ok=True)
+                result = run_storm(adapter, storm, library, plain=args.plain, record=record)
             except (RuntimeError, TimeoutError, OSError) as error:
                 tally.errors += 1
                 tally.failing_seeds.append(seed)
@@ -127,6 +133,15 @@ def _storm_command(args: argparse.Namespace) -> int:
     return 0 if all(t.failed == 0 and t.errors == 0 for t in tallies) else 1
 
 
+def _replay_command(args: argparse.Namespace) -> int:
+    family = TerminalFamily(args.family)
+    storm = make_storm(args.seed, lines=args.lines)
+    replayed = replay_recording(Path(args.file), storm, family)
+    print(f"{args.file} on the {family.value} model: {replayed.verdict.summary()}")
+    print(f"cursor reports the model could not reproduce: {replayed.disagreed} of {replayed.resizes} resizes")
+    return 0 if replayed.verdict.ok else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line and run it; 0 when every run kept every line once and in order."""
     parser = argparse.ArgumentParser(prog="python -m tests.realterm", description=__doc__.splitlines()[0])
@@ -142,7 +157,15 @@ def main(argv: list[str] | None = None) -> int:
     storm.add_argument("--resizes", type=int, default=8, help="resizes per storm (at least 2)")
     storm.add_argument("--library", help="the library checkout to run (default: first PYTHONPATH entry)")
     storm.add_argument("--dump", help="write each run's terminal text into this folder")
+    storm.add_argument("--record", help="the app records every tick into this folder (TERMINAL-SEED.jsonl)")
+    again = commands.add_parser("replay", help="replay a recorded run (storm --record) on the terminal's model")
+    again.add_argument("file", help="the recording")
+    again.add_argument("--seed", type=int, required=True, help="the storm's seed")
+    again.add_argument("--family", default="screen", choices=[family.value for family in REPLAYABLE])
+    again.add_argument("--lines", type=int, default=80, help="numbered lines the app streamed")
     args = parser.parse_args(argv)
+    if args.command == "replay":
+        return _replay_command(args)
     if args.command == "storm":
         if args.resizes < 2:
             parser.error("--resizes must be at least 2 (a storm grows taller after its first resize)")

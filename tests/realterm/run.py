@@ -45,7 +45,15 @@ def default_library() -> str:
     return str(Path(entries[0]).resolve()) if entries else str(TESTS_DIR.parent)
 
 
-def app_argv(storm: Storm, ready: Path, result: Path, *, plain: bool = False, ascii_only: bool = False) -> list[str]:
+def app_argv(
+    storm: Storm,
+    ready: Path,
+    result: Path,
+    *,
+    plain: bool = False,
+    ascii_only: bool = False,
+    record: Path | None = None,
+) -> list[str]:
     """The storm app's command line (absolute paths: terminals start it in their own directory)."""
     return [
         sys.executable,
@@ -61,6 +69,7 @@ def app_argv(storm: Storm, ready: Path, result: Path, *, plain: bool = False, as
         f"--result={result}",
         *(["--plain"] if plain else []),
         *(["--ascii-lines"] if ascii_only else []),
+        *([f"--record={record.resolve()}"] if record is not None else []),
     ]
 
 
@@ -83,15 +92,18 @@ def _wait(condition_name: str, done: Callable[[], bool], timeout: float) -> None
     raise TimeoutError(f"timed out after {timeout:.0f} s waiting for {condition_name}")
 
 
-def run_storm(adapter: Adapter, storm: Storm, library: str | None = None, *, plain: bool = False) -> RunResult:
+def run_storm(
+    adapter: Adapter, storm: Storm, library: str | None = None, *, plain: bool = False, record: Path | None = None
+) -> RunResult:
     """Run ``storm`` on a new terminal of ``adapter``; the verdict on its text after the app exited.
 
-    ``plain``: the reference run, the same lines written without the library.
+    ``plain``: the reference run, the same lines written without the library.  ``record``: the app records every
+    tick there (a scenario file ``realterm.recorded`` replays on the terminal's model).
     """
     library = library or default_library()
     with tempfile.TemporaryDirectory(prefix="realterm-") as folder:
         ready, result = Path(folder) / "ready", Path(folder) / "result.json"
-        argv = app_argv(storm, ready, result, plain=plain, ascii_only=adapter.ascii_only)
+        argv = app_argv(storm, ready, result, plain=plain, ascii_only=adapter.ascii_only, record=record)
         terminal = adapter.start(argv, app_env(library), storm.columns, storm.rows)
         try:
             _wait("the app to start streaming", lambda: ready.exists() or terminal.exited(), START_TIMEOUT)

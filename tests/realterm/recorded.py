@@ -1,0 +1,101 @@
+"""A run recorded on a real terminal (``storm --record``), replayed on that terminal's model.
+
+The recording holds every tick the app ran, with each resize as the shell fed it: the cursor row the terminal
+reported and how many frames were still in flight.  The replay draws the same ticks on the family's
+``TestTerminal``, the preamble first; at a resize with frames in flight it rewinds the model to before the
+first of them and lets the resize land at the first point of their bytes after which the model's cursor is where
+the real terminal reported it.  Where the model gives the real run's verdict, a failure on the real terminal
+can be studied, and a fix tried, in-process and exactly.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from pathlib import Path
+
+from inline_render import Resize
+from inline_render.scenario import load_scenario
+from inline_render.terminal import TerminalFamily, TestTerminal
+from inline_render.testing.checks import CheckedRenderer
+
+from .checker import TerminalText, Verdict, check
+from .lines import preamble_lines, storm_lines
+from .storm import Storm
+
+__all__ = ["REPLAYABLE", "Replayed", "replay_recording"]
+
+REPLAYABLE = (TerminalFamily.SCREEN, TerminalFamily.TMUX, TerminalFamily.VTE, TerminalFamily.XTERMJS)
+_CUTS = 200  # resize points tried in the bytes in flight (evenly spread)
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """The checker's verdict on the model's text, and how many resizes' cursor reports it could not reproduce."""
+
+    verdict: Verdict
+    resizes: int
+    disagreed: int
+    terminal: TestTerminal
+
+
+class _Unchecked(CheckedRenderer):
+    """The renderer without the per-tick checks: the verdict at the end is the point."""
+
+    def _fail(self, message: str) -> None:
+        pass
+
+
+def replay_recording(path: Path, storm: Storm, family: TerminalFamily) -> Replayed:
+    """Replay the recording at ``path`` of ``storm`` on ``family``'s model (the lines as the rig's app made them for
+    that terminal: ASCII only on GNU screen)."""
+    scenario = load_scenario(path)
+    ascii_only = family is TerminalFamily.SCREEN
+    texts = storm_lines(storm.seed, storm.lines, storm.columns, ascii_only=ascii_only)
+    lines = [*preamble_lines(storm.preamble), *texts]
+    terminal = TestTerminal(storm.columns, storm.rows, family=family)
+    for line in preamble_lines(storm.preamble):
+        terminal.feed((line + "\r\n").encode())
+    app = _Unchecked(storm.columns, storm.rows, config=scenario.config, cursor_row=scenario.cursor_row, family=family)
+    terminal.feed(b"\x1b[?7l")  # as the shell starts (shell.closing.ENTER_MODES)
+    app.renderer.terminal = app.renderer.sink.terminal = app.terminal = terminal
+    sink = app.renderer.backend.sink
+    written: list[tuple[TestTerminal, bytes]] = []  # the model before each tick that wrote, and what it wrote
+    resizes = disagreed = 0
+    for tick in scenario.ticks:
+        inputs = list(tick.inputs)
+        resize = next((item for item in inputs if isinstance(item, Resize)), None)
+        if resize is not None:
+            resizes += 1
+            flight = written[-resize.in_flight_frames :] if resize.in_flight_frames else []
+            if flight:
+                model = _landed(flight[0][0], b"".join(data for _, data in flight), resize)
+                disagreed += model is None
+                if model is None:  # no point agrees: the resize before them all
+                    model = copy.deepcopy(flight[0][0])
+                    model.resize(resize.columns, resize.rows)
+                    model.feed(b"".join(data for _, data in flight))
+                terminal.__dict__.update(model.__dict__)
+                terminal.resize_pushes.clear()
+            else:
+                terminal.resize(resize.columns, resize.rows)
+                disagreed += resize.cursor_row is not None and terminal.cursor.y != resize.cursor_row
+        before, start = copy.deepcopy(terminal), len(sink.data)
+        app.feed(inputs, resized=resize is not None)
+        if len(sink.data) > start:
+            written = [*written[-7:], (before, bytes(sink.data[start:]))]
+    verdict = check(TerminalText(tuple(terminal.all_lines())), lines)
+    return Replayed(verdict, resizes, disagreed, terminal)
+
+
+def _landed(before: TestTerminal, data: bytes, resize: Resize) -> TestTerminal | None:
+    """The model after ``data`` with the resize at the first point that leaves the cursor on the reported row."""
+    step = max(1, len(data) // _CUTS)
+    for cut in [*range(0, len(data), step), len(data)]:
+        model = copy.deepcopy(before)
+        model.feed(data[:cut])
+        model.resize(resize.columns, resize.rows)
+        model.feed(data[cut:])
+        if resize.cursor_row is None or model.cursor.y == resize.cursor_row:
+            return model
+    return None

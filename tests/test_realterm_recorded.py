@@ -1,0 +1,67 @@
+"""``realterm.recorded``: a recorded run replayed on the terminal's model gives the run's own text.
+
+The run here is in-process (GNU screen's model, the rig's storm 6 with frames in flight at its resizes), recorded
+as the shell records a real one (``AppOptions.record``: every tick, each resize with the cursor row and the frames
+in flight); the replay only has the recording, so it must find where each resize landed in the bytes in flight.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from realterm.app import chunks, entries
+from realterm.checker import TerminalText, check
+from realterm.lines import storm_lines
+from realterm.recorded import replay_recording
+from realterm.storm import make_storm
+
+from inline_render import Config, Input, LogAppend, LogDelta, LogFinish, Resize
+from inline_render.terminal import TerminalFamily
+from inline_render.testing.checks import CheckedRenderer
+
+SEED = 6  # starts with no preamble, so the in-process run starts as the rig's app does
+
+
+class _Unchecked(CheckedRenderer):
+    def _fail(self, message: str) -> None:
+        pass
+
+
+def _run(path: Path) -> tuple[list[str], list[str], int]:
+    """Storm ``SEED`` on screen's model at 60 ticks a second, each resize landing before the bytes of the tick still
+    in flight (the replay tries the points in order and takes the first the cursor report agrees with: where
+    several agree, only that one is sure to be the run's), recorded to ``path``: the terminal's text, the storm's
+    lines and how many resizes it fed."""
+    storm = make_storm(SEED)
+    texts = storm_lines(SEED, storm.lines, storm.columns, ascii_only=True)
+    events: list[Input] = []
+    for index, text in enumerate(entries(SEED, texts)):
+        events.append(LogAppend("text", "", id=f"e{index}", final=False))
+        events += [LogDelta(f"e{index}", part) for part in chunks(SEED + index, text)]
+        events.append(LogFinish(f"e{index}"))
+    config = Config(resize_reflow=True, soft_wrap_lines=True, synchronized_output=False)
+    app = _Unchecked(storm.columns, storm.rows, config=config, cursor_row=0, family=TerminalFamily.SCREEN)
+    recorder = app.renderer.record_to(path)
+    ticks = int((storm.duration - 1.0) * 60)
+    at = {round(resize.at * 60): resize for resize in storm.resizes}
+    sent = 0
+    for tick in range(ticks + 1):
+        upto = min(len(events), round(len(events) * tick / ticks))
+        batch, sent = events[sent:upto], upto
+        if tick in at:
+            app.inflight([batch], 0.0, (at[tick].columns, at[tick].rows), True)
+        else:
+            app.feed(batch)
+    app.feed([Resize(storm.columns, storm.rows)])  # one more resize, nothing in flight
+    recorder.close()
+    return app.terminal.all_lines(), list(texts), len([tick for tick in at if tick <= ticks]) + 1
+
+
+def test_a_recorded_run_replays_to_the_same_text(tmp_path: Path) -> None:
+    """The replay reproduces every cursor report and ends with the run's own text and verdict."""
+    path = tmp_path / "screen-6.jsonl"
+    shown, lines, resizes = _run(path)
+    replayed = replay_recording(path, make_storm(SEED), TerminalFamily.SCREEN)
+    assert replayed.resizes == resizes and replayed.disagreed == 0
+    assert replayed.terminal.all_lines() == shown
+    assert replayed.verdict.summary() == check(TerminalText(tuple(shown)), lines).summary()
