@@ -124,8 +124,8 @@ class Config:
     the viewport shows only what is still open (the streamed line, dialogs, status, composer) and is only as tall
     as that: rows of finished text kept there would be pushed into history unlinked by a shrink.  A widening shows
     such a line joined, with the blank cells its rows ended with (word wrap, continuation indent) inside it.  A
-    line that a frame in flight at a narrowing wrote under a row the narrowing split is inserted again
-    (``replay.glued_line``)."""
+    line that frames in flight at a narrowing left glued to a piece of a split row, or clipped, is inserted
+    again (``replay.damaged_line``)."""
     composer_prompt: str = "\u203a "
     """Drawn before the composer's first row."""
     placeholder: str = ""

@@ -3,6 +3,8 @@ found garbled (``LogState.reinsert``)."""
 
 from __future__ import annotations
 
+import copy
+
 from inline_render.app import FrameRecord
 from inline_render.log import LogState, log_rows
 from inline_render.ops import LineFeed, MoveBy, Text
@@ -123,3 +125,15 @@ def test_an_empty_open_line_after_a_piece_is_not_inserted_with_it() -> None:
     rows, _ = log_rows(again, 20, POLICY)
     assert len(rows) == len(log_rows(done, 20, POLICY)[0]) + len(inserted)
     assert again.advance(tuple(rows[: len(inserted)])).again == ()
+
+
+def test_advance_matches_a_queued_piece_by_entry_key_not_object() -> None:
+    """Rows queued again and inserted through a row holding an equal copy of the piece's entry (rows are cached by
+    value) are consumed: the queue empties, where matching by object recursed without end."""
+    log = LogState().append("text", "one two three four five six\n", final=True)
+    rows = tuple(log_rows(log, 8, POLICY)[0])
+    again = log.advance(rows).reinsert(rows)
+    pending = log_rows(again, 8, POLICY)[0]
+    copies = tuple(row._replace(entry=copy.copy(row.entry)) for row in pending)
+    assert all(a.entry is not b.entry and a.entry.key == b.entry.key for a, b in zip(copies, pending, strict=True))
+    assert again.advance(copies).again == ()
