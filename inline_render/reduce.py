@@ -339,23 +339,26 @@ def _soft_lines_in_flight(state: AppState, item: Resize) -> AppState:
     """GNU screen (``Config.soft_wrap_lines``): a line that frames in flight at a narrowing inserted and that did
     not end up whole in screen's text (``replay.damaged_line``: glued to a piece of a row the narrowing split, or
     clipped) is inserted again, whole, and so is every line inserted after it (in order); the copy above is a
-    ghost.  Where the frames, the size they met or the cursor report are unknown, or no replay agrees with the
-    report, every line they inserted is (a line shown twice is bad; a line cut is worse)."""
-    count, met = item.in_flight_frames, item.in_flight_columns
+    ghost.  Without a cursor report every resize point counts; without the count of frames in flight or the
+    size they met, every recent frame is replayed at the new size.  Where the replay fails or no point agrees
+    with the report, every line they inserted is inserted again (a line shown twice is bad; a line cut is
+    worse)."""
+    count, met, rows = item.in_flight_frames, item.in_flight_columns, item.in_flight_rows
     recent = state.screen.recent_frames
     frames = recent[-count:] if count else recent if count is None else ()
     narrowest = met if met is not None else item.columns
     if not any(frame.inserted and frame.columns > narrowest for frame in frames):
         return state
-    inserted = [row for frame in frames for row in frame.inserted]
-    first = -1
-    row, rows = item.cursor_row, item.in_flight_rows
-    if count and len(frames) == count and met is not None and rows is not None and row is not None:
-        size, policy = (item.columns, item.rows), state.config.width_policy
-        try:
-            first = damaged_line(frames, (met, rows), size, policy, row)
-        except Exception:  # a model consulted for a better guess: if it fails, the safe rule applies
-            first = -1
+    known = bool(count) and len(frames) == count and met is not None and rows is not None
+    if not known:  # the recent frames, from the first that inserted (the ones before changed no committed row)
+        frames = frames[next(index for index, frame in enumerate(frames) if frame.inserted) :]
+    inserted = [log_row for frame in frames for log_row in frame.inserted]
+    size = (met, rows) if known and met is not None and rows is not None else (item.columns, item.rows)
+    report = item.cursor_row if known else None
+    try:
+        first = damaged_line(frames, size, (item.columns, item.rows), state.config.width_policy, report)
+    except Exception:  # a model consulted for a better guess: if it fails, the safe rule applies
+        first = -1
     if first >= len(inserted):
         return state
     again = inserted[max(0, first) :]

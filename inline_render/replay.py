@@ -105,12 +105,16 @@ def replay_frames(
 
 
 def damaged_line(
-    frames: Sequence[FrameRecord], met: tuple[int, int], now: tuple[int, int], policy: WidthPolicy, cursor_row: int
+    frames: Sequence[FrameRecord],
+    met: tuple[int, int],
+    now: tuple[int, int],
+    policy: WidthPolicy,
+    cursor_row: int | None,
 ) -> int:
     """GNU screen (``Config.soft_wrap_lines``), frames in flight at a narrowing: the offset, in the rows the frames
     inserted, of the first line that does not end up whole in screen's text for a resize anywhere in the first
-    frame after which the cursor ends on ``cursor_row`` (as the terminal reported); ``len`` of those rows where
-    every line does; -1 where no such resize puts the cursor there.
+    frame after which the cursor ends on ``cursor_row`` (as the terminal reported; None: no report, every point
+    counts); ``len`` of those rows where every line does; -1 where no such resize puts the cursor there.
 
     A narrowing splits a row wider than the new width into pieces, each but the last marked as continuing into
     the next row; a frame read after it moves up as far as it planned and lands lower.  Under such a piece, the
@@ -137,7 +141,7 @@ def damaged_line(
             terminal.feed(chunk)
         if now != met:
             terminal.resize(*now)
-        if terminal.cursor.y != cursor_row:
+        if cursor_row is not None and terminal.cursor.y != cursor_row:
             continue
         texts = _logical_texts(terminal)
         damaged = next((offset for offset, text in lines if text not in texts), sum(len(f.inserted) for f in frames))
