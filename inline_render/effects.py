@@ -17,6 +17,7 @@ inserting tick; the follow-up redraw shows it at the composer.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, replace
 from typing import NamedTuple, cast
 
@@ -251,10 +252,9 @@ class _Planner:
         # Without synchronized output every move of a visible cursor shows: hide it before the first one.
         self.hide_before_change = not state.config.synchronized_output
         drawn = screen.drawn
-        self.target_height = self.height
         resizing = state.config.soft_wrap_lines and screen.anchored and not screen.broken and screen.cursor is not None
         if resizing and drawn is not None and len(drawn) != self.height:
-            self.height = len(drawn)  # the viewport as it is, until ``fit`` makes it the layout's height
+            self.height = len(drawn)  # the viewport as it is, until ``set_height`` makes it the layout's
         self.drawn: list[Row | None] = (
             list(drawn) if drawn is not None and len(drawn) == self.height else [None] * self.height
         )
@@ -434,25 +434,29 @@ class _Planner:
         Only staged rows, in the viewport, are linked, never to a row an earlier batch or frame left above the
         viewport: nothing is written to a committed row.  Moves are relative to the cursor and no text is put at
         a column planned for the width: a terminal that narrowed before it read the frame wraps the text at its
-        width, as the rows of any frame in flight then (``reduce._resize``).  The layout inserts a line's
-        committed rows in one frame (``layout._line_end``)."""
+        width, as the rows of any frame in flight then (``reduce._resize``).  The layout inserts only whole lines."""
+        # Where each line ends (one past its last row), found once.
+        ends = [
+            index for index in range(1, len(to_insert)) if not continues_line(to_insert[index - 1], to_insert[index])
+        ]
+        ends.append(len(to_insert))
         # Staged rows go on the viewport's rows, which show only what is open (``layout._compute_layout``): it is
-        # first made as tall as the longest line, so each is staged, and linked, whole (``fit`` then shrinks it).
-        longest = run = 1
-        for index in range(1, len(to_insert)):
-            run = run + 1 if continues_line(to_insert[index - 1], to_insert[index]) else 1
-            longest = max(longest, run)
+        # first made as tall as the longest line, so each is staged, and linked, whole (then shrunk again).
+        longest = max(end - start for start, end in zip([0, *ends], ends, strict=False))
         if longest > self.height:
             self.set_height(min(longest, self.rows))
         height = self.height
         position = 0
         while position < len(rows):
-            count = _batch(to_insert, position, min(len(rows) - position, height))
+            # A batch ends at the end of the last line that ends within it, else at the viewport's height (a line
+            # longer than the screen is linked batch by batch).
+            limit = position + min(len(rows) - position, height)
+            within = bisect.bisect_right(ends, limit)  # the line ends within it
+            last = ends[within - 1] if within else position
+            count = (last if last > position else limit) - position
             index = 0
             while index < count:
-                end = index + 1
-                while end < count and continues_line(to_insert[position + end - 1], to_insert[position + end]):
-                    end += 1
+                end = min(ends[bisect.bisect_right(ends, position + index)], position + count) - position
                 # A line's last rows that show nothing are not linked: nothing of them would wrap onto them, so the
                 # row before would keep its pending wrap, where the erase takes its last cell, and the cursor would
                 # stay a row above where ``AutowrapOff.wrapped`` puts it (a line ending narrower than its indent, a
@@ -500,15 +504,11 @@ class _Planner:
         self.ops.append(AutowrapOff(last))
         self.cursor = (row + last, min(column, self.columns))  # a full row: pending wrap
 
-    def fit(self) -> None:
-        """``Config.soft_wrap_lines``: the viewport is as tall as what it shows (``layout._compute_layout``).  Taller:
-        line feeds at its last row move it down over free rows or scroll the screen; shorter: the rows under its
-        new last row are erased (the screen rows under the viewport are blank).  After the insertion, which
-        stages a line's rows in the viewport as it was."""
-        self.set_height(self.target_height)
-
     def set_height(self, new: int) -> None:
-        """The viewport made ``new`` rows tall, its top rows kept (``fit``)."""
+        """``Config.soft_wrap_lines``: the viewport made ``new`` rows tall, its top rows kept, as tall as what it shows
+        (``layout._compute_layout``).  Taller: line feeds at its last row move it down over free rows or scroll the
+        screen; shorter: the rows under its new last row are erased (the screen rows under the viewport are blank).
+        After the insertion, which stages a line's rows in the viewport as it was (made taller for a long line)."""
         old = self.height
         if new == old:
             return
@@ -546,18 +546,6 @@ class _Planner:
         elif not show_cursor and self.visible is None:
             self.ops.append(_HIDE_CURSOR)
             self.visible = False
-
-
-def _batch(to_insert: tuple[LogRow, ...], position: int, limit: int) -> int:
-    """How many rows from ``position`` to stage in one batch of at most ``limit``: up to the end of the last line
-    that ends within it, else ``limit`` (a line longer than the viewport is linked batch by batch)."""
-    end = position + limit
-    if end >= len(to_insert):
-        return limit
-    for count in range(limit, 0, -1):
-        if not continues_line(to_insert[position + count - 1], to_insert[position + count]):
-            return count
-    return limit
 
 
 def _unchanged(state: AppState, layout: Layout, frame: Frame) -> bool:
@@ -629,7 +617,7 @@ def _plan(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projecti
     planner.anchor()
     if layout.to_insert:
         planner.insert(layout)
-    planner.fit()
+    planner.set_height(layout.height)  # only ever differs with Config.soft_wrap_lines
     planner.finish(frame, show_cursor=not layout.to_insert)
     ops = planner.ops
     if ops and state.config.synchronized_output:

@@ -19,7 +19,7 @@ from .app import AppState
 from .composer import TextField, render_field
 from .dialogs import DialogView, FormDialog, PromptDialog
 from .evolve import fast_init, maker
-from .log import Entry, LogRow, continues_line, log_rows
+from .log import Entry, LogRow, log_rows
 from .state import Config, RenderState, SyncPhase
 from .style import DEFAULT, Row, Segment, Style, clip_row, styled
 from .text import WidthPolicy, clip_to_width
@@ -195,16 +195,12 @@ def _compute_layout(state: AppState) -> Layout:
     start = max(total - log_height, inserted)
     # Only committed rows may enter scrollback; uncommitted rows above the tail wait unseen.
     insert_end = min(start, inserted + committed)
-    if state.config.soft_wrap_lines and insert_end > inserted:
-        # A line's committed rows go in together, so the frame links them all (effects.insert_soft_wrapped): rows
-        # inserted one per tick as the tail moves up could only be linked to a row already above the viewport.
-        insert_end = _line_end(pending, insert_end - inserted, committed) + inserted
-        start = max(start, insert_end)
     if state.config.soft_wrap_lines:
         # GNU screen: every committed row goes into the terminal's own text at once, as printf's would.  Kept
         # in the tail they are rows the library drew one by one: a shrink pushes them into history unlinked,
         # where no widening joins them again and every narrowing splits them (tests/test_screen_reach.py).
-        # The tail shows only the rows still open, and the viewport is as tall as what it shows (effects.Planner.fit):
+        # The tail shows only the rows still open (committed rows end at a line's end, so a line goes in whole), and
+        # the viewport is as tall as what it shows (effects._Planner.set_height):
         # no blank rows under the composer, which a shrink would keep on the screen and push text out for.
         insert_end = inserted + committed
         start = max(start, insert_end)
@@ -250,13 +246,6 @@ def _compute_layout(state: AppState) -> Layout:
         regions.composer_offset,  # composer_offset
         (regions.cursor_row - regions.composer_offset, regions.cursor_col + len(regions.prompt)),  # composer_cursor
     )
-
-
-def _line_end(pending: Sequence[LogRow], end: int, committed: int) -> int:
-    """``end`` moved past the committed rows that continue the logical line of the row before it."""
-    while end < committed and continues_line(pending[end - 1], pending[end]):
-        end += 1
-    return end
 
 
 def _widget_rows(state: AppState, room: int) -> tuple[tuple[str, ...], tuple[str, ...]]:

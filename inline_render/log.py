@@ -35,6 +35,7 @@ __all__ = [
     "continues_line",
     "entry_rows",
     "log_rows",
+    "same_line",
 ]
 
 DECORATED_PREFIX_WIDTH = 2  # every decorated kind has a 2-cell prefix ("› ", "▸ ", ...) or indent
@@ -195,6 +196,11 @@ def continues_line(row: LogRow, after: LogRow) -> bool:
         and after.start >= row.end
         and after.start > row.start
     )
+
+
+def same_line(row: LogRow, after: LogRow) -> bool:
+    """``after`` is a row of the same source line as ``row``, of the same entry version (its key)."""
+    return after.entry.key == row.entry.key and after.line_start == row.line_start
 
 
 class Again(NamedTuple):

@@ -52,7 +52,7 @@ from .inputs import (
     Widget,
     Working,
 )
-from .log import LogRow, LogState, log_rows
+from .log import LogRow, LogState, log_rows, same_line
 from .outputs import Interrupt, Output
 from .preflight import is_diff_line, match_preview_header, match_ready, preview_header, ready_line
 from .replay import clamped, damaged_line, replay_frames
@@ -349,12 +349,12 @@ def _soft_lines_in_flight(state: AppState, item: Resize) -> AppState:
     narrowest = met if met is not None else item.columns
     if not any(frame.inserted and frame.columns > narrowest for frame in frames):
         return state
-    known = bool(count) and len(frames) == count and met is not None and rows is not None
-    if not known:  # the recent frames, from the first that inserted (the ones before changed no committed row)
+    size, report = (item.columns, item.rows), None  # unknown: every recent frame after the resize, every point
+    if count and len(frames) == count and met is not None and rows is not None:
+        size, report = (met, rows), item.cursor_row
+    else:  # the recent frames from the first that inserted (the ones before changed no committed row)
         frames = frames[next(index for index, frame in enumerate(frames) if frame.inserted) :]
     inserted = [log_row for frame in frames for log_row in frame.inserted]
-    size = (met, rows) if known and met is not None and rows is not None else (item.columns, item.rows)
-    report = item.cursor_row if known else None
     try:
         first = damaged_line(frames, size, (item.columns, item.rows), state.config.width_policy, report)
     except Exception:  # a model consulted for a better guess: if it fails, the safe rule applies
@@ -396,7 +396,7 @@ def _resize_replayed(state: AppState, item: Resize, column: int) -> AppState | N
     done, log, render = len(inserted), state.log, state.render
     dropped = 0
     if found < done:
-        while found > 0 and _same_line(candidates[found - 1], candidates[found]):
+        while found > 0 and same_line(candidates[found - 1], candidates[found]):
             found -= 1  # back to the start of its line: the line is inserted again whole
         log, dropped = log.reinsert(inserted[found:]), done - found
     elif found > done:
@@ -423,7 +423,7 @@ def _found_in_order(rows: list[LogRow], texts: list[str], seen: list[str]) -> tu
     found, at = 0, 0
     while found < len(rows):
         line_end = found + 1
-        while line_end < len(rows) and _same_line(rows[line_end - 1], rows[line_end]):
+        while line_end < len(rows) and same_line(rows[line_end - 1], rows[line_end]):
             line_end += 1
         match = None
         for start in range(at, len(seen)):
@@ -484,7 +484,7 @@ def _commit_drawn_rows(state: AppState, upto: int, *, kept: bool) -> AppState:
         # Rows kept in place end with a line: a line kept in part and redrawn in part would read, after
         # any ghost piece of its redrawn rows, as two broken lines; redrawn whole, the re-wrapped copy of
         # its start above is a ghost and the line is shown intact once.
-        while 0 < count < len(pending) and _same_line(pending[count - 1], pending[count]):
+        while 0 < count < len(pending) and same_line(pending[count - 1], pending[count]):
             count -= 1
     if not count:
         return state
@@ -494,11 +494,6 @@ def _commit_drawn_rows(state: AppState, upto: int, *, kept: bool) -> AppState:
     if kept:
         return replace(state, kept_rows=state.kept_rows + count)
     return replace(state, pushed_rows=state.pushed_rows + count)
-
-
-def _same_line(row: LogRow, after: LogRow) -> bool:
-    """``after`` continues ``row``'s line (a wrapped row of the same source line)."""
-    return after.entry.key == row.entry.key and after.line_start == row.line_start
 
 
 _HANDLERS: dict[type[Any], Callable[[AppState, Any, Outputs], AppState]] = {

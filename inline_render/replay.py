@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from .app import FrameRecord
 from .backend import Vt100Backend
-from .log import LogRow
+from .log import LogRow, same_line
 from .ops import LineFeed, MoveBy, Plan
 from .style import row_text
 from .terminal import TerminalFamily, TestTerminal
@@ -73,19 +73,11 @@ def replay_frames(
     if not frames:
         return None
     first = frames[0]
-    if met[0] < first.columns or now[0] < met[0] or not first.drawn:
+    if met[0] < first.columns or now[0] < met[0]:
         return None
-    if first.top < 0 or first.top + len(first.drawn) > first.rows:
+    terminal = _model(first, policy, TerminalFamily.XTERM)
+    if terminal is None:
         return None
-    terminal = TestTerminal(first.columns, first.rows, policy, TerminalFamily.XTERM)
-    lines = [_ABOVE] * first.top + [row_text(row).rstrip(" ") for row in first.drawn]
-    terminal.feed("\r\n".join(lines))
-    row, column = first.cursor
-    bottom = len(lines) - 1
-    if not 0 <= row <= bottom:
-        return None
-    terminal.feed(f"\x1b[{bottom - row}A" if row < bottom else "")
-    terminal.feed(f"\x1b[{column + 1}G")
     terminal.resize(*met)
     backend = Vt100Backend(lambda data: None)  # only encodes: nothing is written
     for frame in frames:
@@ -123,17 +115,16 @@ def damaged_line(
     screen's (rows joined by their marks) holds the line's text, blanks aside (a line written as one text holds
     the blanks its rows were filled with)."""
     first = frames[0]
-    if not first.drawn or first.top < 0 or first.top + len(first.drawn) > first.rows:
-        return -1
-    if not 0 <= first.cursor[0] < first.top + len(first.drawn):
+    if _model(first, policy, TerminalFamily.SCREEN) is None:
         return -1
     lines = _inserted_lines(frames, policy)
     backend = Vt100Backend(lambda data: None)  # only encodes: nothing is written
-    data = [backend.encode(Plan(frame.ops))[0] for frame in frames]
-    ends = backend.encode(Plan(frames[0].ops))[1]
+    encoded = [backend.encode(Plan(frame.ops)) for frame in frames]
+    data, ends = [chunk for chunk, _ in encoded], encoded[0][1]
     found: int | None = None
     for cut in sorted({0, *ends}):
-        terminal = _screen_model(first, policy)
+        terminal = _model(first, policy, TerminalFamily.SCREEN)
+        assert terminal is not None  # checked above
         terminal.feed(data[0][:cut])
         terminal.resize(*met)
         terminal.feed(data[0][cut:])
@@ -149,14 +140,19 @@ def damaged_line(
     return -1 if found is None else found
 
 
-def _screen_model(first: FrameRecord, policy: WidthPolicy) -> TestTerminal:
-    """GNU screen's model holding the viewport as drawn before ``first``, committed rows above it, the cursor."""
-    terminal = TestTerminal(first.columns, first.rows, policy, TerminalFamily.SCREEN)
-    terminal.feed("\x1b[?7l")  # as the shell runs it (shell.closing.ENTER_MODES)
-    lines = [_ABOVE] * first.top + [row_text(row).rstrip(" ") for row in first.drawn]
-    terminal.feed("\r\n".join(lines))
+def _model(first: FrameRecord, policy: WidthPolicy, family: TerminalFamily) -> TestTerminal | None:
+    """``family``'s model holding the viewport as drawn before ``first``, committed rows above it (``_ABOVE``), the
+    cursor where it was; None where that screen cannot be (no rows drawn, rows or cursor off the screen)."""
+    if not first.drawn or first.top < 0 or first.top + len(first.drawn) > first.rows:
+        return None
     row, column = first.cursor
-    bottom = len(lines) - 1
+    bottom = first.top + len(first.drawn) - 1
+    if not 0 <= row <= bottom:
+        return None
+    terminal = TestTerminal(first.columns, first.rows, policy, family)
+    if family is TerminalFamily.SCREEN:
+        terminal.feed("\x1b[?7l")  # as the shell runs it (shell.closing.ENTER_MODES)
+    terminal.feed("\r\n".join([_ABOVE] * first.top + [row_text(row).rstrip(" ") for row in first.drawn]))
     terminal.feed(f"\x1b[{bottom - row}A" if row < bottom else "")
     terminal.feed(f"\x1b[{column + 1}G")
     return terminal
@@ -170,10 +166,7 @@ def _inserted_lines(frames: Sequence[FrameRecord], policy: WidthPolicy) -> list[
     for frame in frames:
         for row in frame.inserted:
             text = "".join(row_text(draw_log_row(row, frame.columns, policy, None)).split())
-            same = (
-                previous is not None and row.entry.key == previous.entry.key and row.line_start == previous.line_start
-            )
-            if same and lines:
+            if previous is not None and same_line(previous, row) and lines:
                 lines[-1] = (lines[-1][0], lines[-1][1] + text)
             else:
                 lines.append((offset, text))
