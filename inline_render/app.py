@@ -136,7 +136,7 @@ def initial_state(config: Config, columns: int, rows: int, cursor_row: int | Non
     if cursor_row is not None and not 0 <= cursor_row < rows:
         cursor_row = rows - 1  # a report from before a resize: the bottom row is the safe guess
     theme = theme_named(config.theme) if isinstance(config.theme, str) else config.theme
-    options = RenderOptions(config.markdown, theme, config.hyperlinks)
+    options = RenderOptions(config.markdown, theme, config.hyperlinks, wrap_cells=config.soft_wrap_lines)
     return AppState(
         config=config, columns=columns, rows=rows, log=LogState(options=options), screen=Screen(start_row=cursor_row)
     )

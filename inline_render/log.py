@@ -20,7 +20,7 @@ from .markdown import Options
 from .mdview import View, view_extend, view_final, view_new, view_replace, view_spans, view_trim
 from .rowseq import Part, RowSeq
 from .style import DEFAULT, Style
-from .text import WidthPolicy, expand_tabs, sanitize, text_width, wrap_line
+from .text import WidthPolicy, expand_tabs, sanitize, text_width, wrap_cells, wrap_line
 from .themes import DEFAULT_THEME, Theme
 
 __all__ = [
@@ -52,6 +52,10 @@ class RenderOptions:
     markdown: bool = True
     theme: Theme = DEFAULT_THEME
     hyperlinks: bool = False
+    wrap_cells: bool = False
+    """Verbatim text wraps by cells (``text.wrap_cells``), as the terminal wraps ``printf``'s: GNU screen
+    (``Config.soft_wrap_lines``), where rows of word-wrapped text filled with blanks take more rows than
+    ``printf``'s after a narrowing re-wraps them, and every extra row puts an older one out of reach."""
 
     def view_for(
         self,
@@ -437,9 +441,9 @@ def _within(row: LogRow, piece: Again) -> bool:
     return start <= row.start and (row.start < end or (piece.empty_last and row.start == row.end == end))
 
 
-def _again_rows(piece: Again, width: int, policy: WidthPolicy) -> tuple[LogRow, ...]:
+def _again_rows(piece: Again, width: int, policy: WidthPolicy, cells: bool) -> tuple[LogRow, ...]:
     """The rows of a piece at ``width``: the entry's rows from ``start``, cut at ``end``."""
-    rows = [row for row in entry_rows(piece.entry, piece.start, width, policy) if _within(row, piece)]
+    rows = [row for row in entry_rows(piece.entry, piece.start, width, policy, cells) if _within(row, piece)]
     if rows and rows[-1].end > piece.end:
         rows[-1] = rows[-1]._replace(end=piece.end)
     return tuple(rows)
@@ -468,13 +472,14 @@ def _trimmed(entry: Entry, cut: int, key: int) -> Entry:
 Span = tuple[int, int, int]  # a row's (line_start, start, end)  (rowseq.Span)
 
 
-def entry_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -> tuple[LogRow, ...]:
-    """The wrapped rows of ``entry`` from source offset ``start`` at terminal ``width``."""
+def entry_rows(entry: Entry, start: int, width: int, policy: WidthPolicy, cells: bool = False) -> tuple[LogRow, ...]:
+    """The wrapped rows of ``entry`` from source offset ``start`` at terminal ``width``; ``cells``: verbatim text
+    wraps by cells (``RenderOptions.wrap_cells``; a view keeps its own wrapping)."""
     if entry.view is not None:
         return _view_rows(entry, start, width, policy)
     if entry.final:
-        return _final_rows(entry, start, width, policy)
-    return _streaming_rows(entry, start, width, policy)
+        return _final_rows(entry, start, width, policy, cells)
+    return _streaming_rows(entry, start, width, policy, cells)
 
 
 def _view_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -> tuple[LogRow, ...]:
@@ -490,7 +495,9 @@ def _cap(kind: str, width: int) -> int:
 _UNDECORATED = ("text", "ansi")  # verbatim kinds: no prefix column
 
 
-def _spans(text: str, line_start: int, position: int, cap: int, policy: WidthPolicy, out: list[Span]) -> list[Span]:
+def _spans(
+    text: str, line_start: int, position: int, cap: int, policy: WidthPolicy, cells: bool, out: list[Span]
+) -> list[Span]:
     """Append the spans of the rows of ``text`` from ``position`` (a row start in the line at ``line_start``)."""
     # An ASCII line that fits is one row, as ``wrap_line`` gives (a flood's lines mostly are): no slice, no call.
     fits = max(1, cap) if text.isascii() else -1
@@ -506,7 +513,7 @@ def _spans(text: str, line_start: int, position: int, cap: int, policy: WidthPol
             position = line_start = newline + 1
             continue
         base = position
-        for end in wrap_line(text[base:line_end], cap, policy):
+        for end in (wrap_cells if cells else wrap_line)(text[base:line_end], cap, policy):
             append((line_start, position, base + end))
             position = base + end
         if newline < 0:
@@ -517,11 +524,11 @@ def _spans(text: str, line_start: int, position: int, cap: int, policy: WidthPol
 
 
 @functools.lru_cache(maxsize=4096)
-def _final_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -> tuple[LogRow, ...]:
+def _final_rows(entry: Entry, start: int, width: int, policy: WidthPolicy, cells: bool) -> tuple[LogRow, ...]:
     text = entry.shown
     if len(text) - start <= _cap(entry.kind, width) and text.isascii() and "\n" not in text:
         return (LogRow(entry, 0, start, len(text)),)  # one short line: one row (what the wrap below gives)
-    spans = _spans(text, text.rfind("\n", 0, start) + 1, start, _cap(entry.kind, width), policy, [])
+    spans = _spans(text, text.rfind("\n", 0, start) + 1, start, _cap(entry.kind, width), policy, cells, [])
     return tuple(LogRow(entry, line_start, row_start, row_end) for line_start, row_start, row_end in spans)
 
 
@@ -536,9 +543,9 @@ _STREAMS: dict[tuple[object, ...], tuple[int, list[Span]]] = {}
 _STREAMS_MAX = 64
 
 
-def _streaming_part(entry: Entry, start: int, width: int, policy: WidthPolicy) -> Part:
+def _streaming_part(entry: Entry, start: int, width: int, policy: WidthPolicy, cells: bool) -> Part:
     size = entry.size  # all of the text is shown while the entry streams
-    key = (entry.lineage, entry.kind, start, width, policy)
+    key = (entry.lineage, entry.kind, start, width, policy, cells)
     memo = _STREAMS.get(key) if entry.lineage is not None else None
     cap = _cap(entry.kind, width)
     if memo is not None and memo[0] <= size and memo[1]:
@@ -547,13 +554,13 @@ def _streaming_part(entry: Entry, start: int, width: int, policy: WidthPolicy) -
         if entry.tail is not None and resume >= entry.lines_end:
             # The resumed row is in the open line kept in pieces: wrap only what follows its start (no
             # newline there), read as a slice, then shift the spans back to offsets in the text.
-            window = _spans(entry.piece(resume, size), resume_line - resume, 0, cap, policy, [])
+            window = _spans(entry.piece(resume, size), resume_line - resume, 0, cap, policy, cells, [])
             spans.extend([(line + resume, row + resume, end + resume) for line, row, end in window])
         else:
-            _spans(entry.text, resume_line, resume, cap, policy, spans)
+            _spans(entry.text, resume_line, resume, cap, policy, cells, spans)
     else:
         text = entry.text
-        spans = _spans(text, text.rfind("\n", 0, start) + 1, start, cap, policy, [])
+        spans = _spans(text, text.rfind("\n", 0, start) + 1, start, cap, policy, cells, [])
     if len(_STREAMS) >= _STREAMS_MAX and key not in _STREAMS:
         _STREAMS.clear()
     if entry.lineage is not None:
@@ -562,8 +569,8 @@ def _streaming_part(entry: Entry, start: int, width: int, policy: WidthPolicy) -
     return (entry, spans, len(spans), spans[-1])
 
 
-def _streaming_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -> tuple[LogRow, ...]:
-    _, spans, _, _ = _streaming_part(entry, start, width, policy)
+def _streaming_rows(entry: Entry, start: int, width: int, policy: WidthPolicy, cells: bool) -> tuple[LogRow, ...]:
+    _, spans, _, _ = _streaming_part(entry, start, width, policy, cells)
     # tuple.__new__ directly: a NamedTuple's own __new__ is a Python call per row.
     return tuple([_new_row(LogRow, (entry, *span)) for span in spans])
 
@@ -600,17 +607,18 @@ def _log_rows(log: LogState, width: int, policy: WidthPolicy) -> tuple[RowSeq[Lo
     parts: list[Part] = []
     total = 0
     committed = -1
+    cells = log.options is not None and log.options.wrap_cells
     for piece in log.again:  # inserted once, found garbled by a resize (committed: they were inserted)
-        rows = _again_rows(piece, width, policy)
+        rows = _again_rows(piece, width, policy, cells)
         parts.append((None, rows, len(rows), None))
         total += len(rows)
     start = log.head
     for entry in log.entries:
         part: Part
         if entry.view is None and not entry.final:
-            part = _streaming_part(entry, start, width, policy)
+            part = _streaming_part(entry, start, width, policy, cells)
         else:
-            rows = entry_rows(entry, start, width, policy)
+            rows = entry_rows(entry, start, width, policy, cells)
             part = (None, rows, len(rows), None)
         if committed < 0 and not entry.final:
             committed = total + _rows_before(part, entry.committed)

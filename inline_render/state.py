@@ -119,7 +119,9 @@ class Config:
     soft_wrap_lines: bool = False
     """GNU screen (the shell turns it on there): log text goes into the terminal's own text as ``printf``'s would.
     screen shows only as many history rows as line feeds scrolled in: a shrink puts the oldest out of reach, and
-    only a widening that joins soft-wrapped rows brings them back (tests/test_screen_reach.py).  So a finished
+    only a widening that joins soft-wrapped rows brings them back (tests/test_screen_reach.py).  So verbatim text
+    wraps by cells as the terminal wraps ``printf``'s (``RenderOptions.wrap_cells``: word-wrapped rows filled with
+    blanks take more rows than ``printf``'s once a narrowing re-wraps them), a finished
     line is inserted at once, its rows written as one text with autowrap on (soft-wrapped into each other), and
     the viewport shows only what is still open (the streamed line, dialogs, status, composer) and is only as tall
     as that: rows of finished text kept there would be pushed into history unlinked by a shrink.  A widening shows

@@ -26,6 +26,7 @@ __all__ = [
     "iter_cells",
     "sanitize",
     "text_width",
+    "wrap_cells",
     "wrap_line",
 ]
 
@@ -224,6 +225,26 @@ def wrap_line(line: str, width: int, policy: WidthPolicy = WidthPolicy.CODEPOINT
     if len(line) > 3 * width:
         return _wrap_long(line, width, policy)
     return _wrap_ascii(line, width)
+
+
+@functools.lru_cache(maxsize=8192)
+def wrap_cells(line: str, width: int, policy: WidthPolicy = WidthPolicy.CODEPOINT) -> tuple[int, ...]:
+    """Row end offsets of one logical line wrapped to ``width`` cells as a terminal's autowrap wraps text: every
+    row as many clusters as fit, spaces included, breaking anywhere (a wide cluster that does not fit in a row's
+    last cell starts the next row).  GNU screen re-wraps its text at every resize and a widening joins rows only
+    where they are soft-wrapped, so text wrapped this way takes the rows ``printf``'s would (``RenderOptions``)."""
+    width = max(1, width)
+    if line.isascii():  # one cell per character (ASCII controls too, as ``iter_cells`` measures them)
+        return (*range(width, len(line), width), len(line))
+    ends: list[int] = []
+    column = offset = row_start = 0
+    for cluster, cells in iter_cells(line, policy):
+        if column + cells > width and offset > row_start:  # a cluster too wide for any row stands alone
+            ends.append(offset)
+            column, row_start = 0, offset
+        column += cells
+        offset += len(cluster)
+    return (*ends, len(line))
 
 
 def _wrap(line: str, width: int, policy: WidthPolicy) -> tuple[int, ...]:

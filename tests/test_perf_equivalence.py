@@ -19,7 +19,7 @@ from inline_render.effects import Projection
 from inline_render.evolve import evolve, fast_init
 from inline_render.inputs import Input, LogAppend, LogDelta
 from inline_render.layout import Frame, Layout
-from inline_render.log import LogRow, LogState, entry_rows, log_rows
+from inline_render.log import LogRow, LogState, RenderOptions, entry_rows, log_rows
 from inline_render.style import DEFAULT, Row, Segment, clip_row, row_width
 from inline_render.text import WidthPolicy, grapheme_width, wrap_line
 from inline_render.theme import DIM, draw_log_row, draw_log_rows
@@ -88,12 +88,14 @@ edits = st.lists(
 
 
 @settings(max_examples=300)
-@given(kinds, policies, widths, edits)
+@given(kinds, policies, widths, edits, st.booleans())
 def test_streaming_rows_equal_the_rows_wrapped_whole(
-    kind: str, policy: WidthPolicy, width: int, steps: list[tuple[str, object]]
+    kind: str, policy: WidthPolicy, width: int, steps: list[tuple[str, object]], cells: bool
 ) -> None:
-    """The incremental rows of a streaming entry equal its rows wrapped from scratch after every edit."""
-    log = LogState().append(kind, "", "s1", final=False)
+    """The incremental rows of a streaming entry equal its rows wrapped from scratch after every edit, words
+    wrapped or cells (``RenderOptions.wrap_cells``, GNU screen)."""
+    options = RenderOptions(markdown=False, wrap_cells=True) if cells else None  # None: every kind verbatim
+    log = LogState(options=options).append(kind, "", "s1", final=False)
     for action, value in steps:
         if action == "delta":
             log = log.delta(0, str(value))
@@ -106,9 +108,10 @@ def test_streaming_rows_equal_the_rows_wrapped_whole(
             log = log.advance(rows[: min(committed, int(str(value)))])
         if not log.entries:
             return
-        incremental = entry_rows(log.entries[0], log.head, width, policy)
+        incremental, _ = log_rows(log, width, policy)
         log_module._STREAMS.clear()
-        assert entry_rows(log.entries[0], log.head, width, policy) == incremental
+        log_module._LAST_ROWS.clear()
+        assert entry_rows(log.entries[0], log.head, width, policy, cells) == tuple(incremental)
 
 
 @given(kinds, texts, st.integers(1, 40), policies)

@@ -11,10 +11,12 @@ from realterm.checker import TerminalText, check
 from inline_render import Config, LogAppend, LogDelta, LogFinish, Resize
 from inline_render.terminal import TerminalFamily
 from inline_render.testing.checks import CheckedRenderer
+from inline_render.text import wrap_cells
 
 WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima"]
 FIRST = [f"L{i:04d} " + " ".join(WORDS[(i + j) % len(WORDS)] for j in range(3)) for i in range(1, 4)]
-LONG = "L0009 " + " ".join(WORDS[j % len(WORDS)] for j in range(30))  # 6 rows at 40 columns
+LONG = "L0009 " + " ".join(WORDS[j % len(WORDS)] for j in range(30))
+LONG_ROWS = len(wrap_cells(LONG, 40))  # 5: screen's text wraps by cells, as printf's does (RenderOptions.wrap_cells)
 TAIL = "L0010 tail"
 
 
@@ -33,8 +35,8 @@ def test_a_finished_line_goes_above_the_viewport_at_once_linked() -> None:
     assert screen.drawn is not None and len(screen.drawn) == 2
     rows = app.terminal.screen_lines()
     first = rows.index(next(row for row in rows if row.startswith("L0009")))
-    assert screen.top == first + 6
-    assert app.terminal.wrapped[first : first + 6] == [True] * 5 + [False]
+    assert screen.top == first + LONG_ROWS
+    assert app.terminal.wrapped[first : first + LONG_ROWS] == [True] * (LONG_ROWS - 1) + [False]
 
 
 def test_the_viewport_is_as_tall_as_the_open_line() -> None:
@@ -46,7 +48,7 @@ def test_the_viewport_is_as_tall_as_the_open_line() -> None:
     for offset in range(0, len(LONG), 20):
         app.feed([LogDelta("e", LONG[offset : offset + 20])])
         heights.append(len(app.renderer.state.screen.drawn or ()))
-    assert heights[0] == 3 and heights[-1] == 8 and heights == sorted(heights)
+    assert heights[0] == 3 and heights[-1] == LONG_ROWS + 2 and heights == sorted(heights)
     app.feed([LogDelta("e", "\n"), LogFinish("e")])
     top = app.renderer.state.screen.top
     assert len(app.renderer.state.screen.drawn or ()) == 2
@@ -54,7 +56,7 @@ def test_the_viewport_is_as_tall_as_the_open_line() -> None:
 
 
 def _glued(narrow: int) -> str:
-    """Three short lines, a long line streamed up to its last word (5 rows in the viewport at 40 columns), then
+    """Three short lines, a long line streamed up to its last word (its rows in the viewport at 40 columns), then
     the frame that finishes it (and one more line) read by the terminal only after it narrowed to ``narrow``
     columns; then a widening (which joins what screen holds as one line).  The checker's verdict."""
     app = _app()

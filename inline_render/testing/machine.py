@@ -361,9 +361,23 @@ class RenderMachine(RuleBasedStateMachine):
             seen[line] = seen.get(line, 0) + 1
         cuts = self.family in (TerminalFamily.XTERM, TerminalFamily.XTERMJS)  # narrowing cuts rows there
         narrowest = min(self.app.widths | {self.columns})
-        for row in self.app.history[self.history_at_clear :]:
+        history, columns = self.app.history, self.app.history_columns
+        for index in range(self.history_at_clear, len(history)):
+            row = history[index]
             if not row.startswith("line "):
                 continue
+            if self.app.state.config.soft_wrap_lines:
+                # Text wrapped by cells (GNU screen): a full row of a line goes on in the next rows, which do not
+                # start a line of their own; the line is what must be on the terminal once.
+                end = index
+                while (
+                    end + 1 < len(history)
+                    and len(history[end]) == columns[end]
+                    and history[end + 1]
+                    and not history[end + 1].startswith("line ")
+                ):
+                    end += 1
+                row = "".join(history[index : end + 1])
             count = seen.get(row, 0)
             if cuts and len(row) >= narrowest:
                 # A longer row cut at the narrowest width may equal this one: only a loss can be told.
