@@ -290,6 +290,9 @@ def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
         in_flight, narrowest = max(in_flight, earlier_in_flight), min(narrowest, earlier_narrowest)
     else:
         index = max(0, cursor_row - screen.top)  # the viewport's rows above the cursor
+    # GNU screen re-wraps the cursor's line up to the cursor: past a row's last cell (after a row as wide as the
+    # narrowest width, a full composer), the cursor is put on a new row under it, which the row continues into.
+    cursor_split = state.config.soft_wrap_lines and column >= narrowest
     column = min(max(0, column), item.columns - 1)
     if in_flight and screen.resized_from is None:
         replayed = _resize_replayed(state, item, column)
@@ -306,7 +309,7 @@ def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
     # line feeds, which scroll rather than stop) kept its distance, so they are exactly as drawn.  The frames
     # acknowledged at the size they were drawn for came before the resize: only the later ones count.
     trusted, first_written = index, screen.written_by(in_flight)
-    if in_flight and not _rows_fit(drawn[first_written : index + 1], narrowest, state):
+    if in_flight and (cursor_split or not _rows_fit(drawn[first_written : index + 1], narrowest, state)):
         trusted = min(index, first_written)
     if state.config.resize_reflow:
         state = _commit_drawn_rows(state, trusted, kept=True)
@@ -320,7 +323,7 @@ def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
     # Rows counted one screen row each that a re-wrapping terminal may have made taller (wider than the
     # narrowest width of the tick): the old viewport's top is then higher than counted, and the row just
     # above the new one may be a soft-wrapped piece of a redrawn row.
-    ghost = state.config.resize_reflow and not _rows_fit(drawn[counted : index + 1], narrowest, state)
+    ghost = state.config.resize_reflow and (cursor_split or not _rows_fit(drawn[counted : index + 1], narrowest, state))
     resized_from = (index, column, in_flight, narrowest)
     # The frames before a resize are settled or were accounted for by it: none is replayed at a later one.
     screen = replace(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from inline_render import Config, LogAppend
+from inline_render import Config, EditorSet, LogAppend
 from inline_render.terminal import TerminalFamily
 from inline_render.testing.checks import CheckedRenderer
 
@@ -129,3 +129,20 @@ def test_the_model_matches_the_real_screen_on_the_fixed_sequences(name: str) -> 
         pytest.skip(f"screen cannot run here: {why}")
     (real,) = run_scripts("screen", [(8, 10, steps)])
     assert differences(real, [model]) == []
+
+
+@pytest.mark.parametrize("lines", [1, 2])
+def test_a_line_written_on_a_full_composer_row_split_by_a_narrowing_is_not_joined_to_the_next(lines: int) -> None:
+    """The composer exactly as wide as the narrowed screen, the cursor past its last cell: screen's re-wrap puts the
+    cursor on a new row that the composer's row continues into.  A frame in flight writes a line on that row (its
+    move up lands one row lower); the row keeps screen's mark, so whatever is drawn on the row under it joins the
+    line (``line 0.0i``).  The resize counts the cursor's split as a re-wrap: the row under it stays blank
+    (``Screen.ghost_above``), and every line is still shown whole, once, after the next line is inserted."""
+    config = Config(viewport_height=8, resize_reflow=True, soft_wrap_lines=True, synchronized_output=False)
+    app = CheckedRenderer(40, 12, config=config, cursor_row=0, family=TerminalFamily.SCREEN)
+    app.feed([EditorSet("000000")])  # "› 000000": 8 cells
+    texts = [f"line 0.{index}" for index in range(lines)]
+    app.inflight([[LogAppend("text", "\n".join(texts))]], 0.0, (8, 3), True)
+    app.feed([LogAppend("text", "next")])
+    found = app.logical_lines()
+    assert [found.count(text) for text in [*texts, "next"]] == [1] * (lines + 1), found

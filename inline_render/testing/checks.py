@@ -81,6 +81,7 @@ class CheckedRenderer:
                 self.pyte = PyteTerminal(columns, rows, self.renderer.state.config.width_policy)
                 self.pyte.feed(start_position(rows, cursor_row))
         self.history: list[str] = []
+        self.reinserted = 0  # rows inserted again after a replay found them garbled (each copy above is a ghost)
         self.history_columns: list[int] = []  # the width each history row was written at
         # Every line that belongs above the viewport, in order: inserted rows, and "ghost" lines that a
         # shrinking terminal pushed into scrollback itself (uncommitted text, dialog, status rows).
@@ -140,6 +141,7 @@ class CheckedRenderer:
                 # A replay of the frames in flight found rows they inserted garbled (queued again: their copy
                 # above is a ghost now) and rows intact after them (counted as inserted).
                 dropped, found = result.state.replayed
+                self.reinserted += dropped
                 del self.history[len(self.history) - dropped :]
                 del self.history_columns[len(self.history_columns) - dropped :]
                 self.history.extend(found)

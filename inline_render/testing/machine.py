@@ -34,6 +34,7 @@ check then include them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from hypothesis import strategies as st
@@ -71,6 +72,8 @@ from ..terminal import TerminalFamily
 from . import strategies as ist
 from .checks import CheckedRenderer
 
+_NUMBERED = re.compile(r"line \d+\.\d+")  # the rows ``append_many_lines`` logs, whole
+
 __all__ = ["RenderMachine"]
 
 ANSWERS = (ConfirmAnswer, PromptAnswer, PickAnswer, FormAnswer)
@@ -103,6 +106,7 @@ class RenderMachine(RuleBasedStateMachine):
         self.counter = 0
         self.now = 0.0
         self.history_at_clear = 0
+        self.reinserted_at_clear = 0
         self.feed([])  # the startup frame
 
     # ------------------------------------------------------------ hooks
@@ -199,6 +203,7 @@ class RenderMachine(RuleBasedStateMachine):
         self.streams.clear()
         self.feed([LogClear()])
         self.history_at_clear = len(self.app.history)
+        self.reinserted_at_clear = self.app.reinserted
 
     @rule(
         tool=st.sampled_from(("edit", "bash", "write_file")),
@@ -367,17 +372,17 @@ class RenderMachine(RuleBasedStateMachine):
             if not row.startswith("line "):
                 continue
             if self.app.state.config.soft_wrap_lines:
-                # Text wrapped by cells (GNU screen): a full row of a line goes on in the next rows, which do not
-                # start a line of their own; the line is what must be on the terminal once.
+                # Text wrapped by cells (GNU screen): a line cut short at a full row goes on in the next rows; the
+                # line is what must be on the terminal once.
                 end = index
                 while (
-                    end + 1 < len(history)
+                    _NUMBERED.fullmatch(row) is None
+                    and end + 1 < len(history)
                     and len(history[end]) == columns[end]
-                    and history[end + 1]
                     and not history[end + 1].startswith("line ")
                 ):
                     end += 1
-                row = "".join(history[index : end + 1])
+                    row += history[end]
             count = seen.get(row, 0)
             if cuts and len(row) >= narrowest:
                 # A longer row cut at the narrowest width may equal this one: only a loss can be told.
@@ -388,6 +393,7 @@ class RenderMachine(RuleBasedStateMachine):
     @invariant()
     def inserted_rows_counted(self) -> None:
         """``inserted_until`` equals the rows the emulators saw inserted since the last ``log.clear``."""
-        inserted = len(self.app.history) - self.history_at_clear
+        # ``inserted_until`` counts every row the core inserted, the garbled copies of rows inserted again too.
+        inserted = len(self.app.history) - self.history_at_clear + self.app.reinserted - self.reinserted_at_clear
         if self.app.state.render.inserted_until != inserted:
             raise AssertionError(f"inserted_until {self.app.state.render.inserted_until} but {inserted} rows inserted")
