@@ -121,9 +121,10 @@ class AppState:
     ready_ids: tuple[str, ...] = ()  # tool calls whose permission.ready line is shown (the newest last)
     pushed_rows: int = 0  # this tick: committed log rows a shrinking terminal pushed into scrollback itself
     kept_rows: int = 0  # this tick: committed log rows a re-wrapping terminal kept above the re-anchored viewport
-    # This tick: a resize that replayed the frames in flight (``replay``): how many of the rows they inserted
-    # it found garbled and queued again, and the texts of the rows it found intact and counted as inserted.
-    replayed: tuple[int, tuple[str, ...]] | None = None
+    # This tick: a resize that replayed the frames in flight (``replay``): which of the rows they inserted it found
+    # garbled and queued again (counted back from the last row inserted: 1 is the last), and the texts of the rows
+    # it found intact and counted as inserted.
+    replayed: tuple[tuple[int, ...], tuple[str, ...]] | None = None
     screen: Screen = field(default_factory=Screen)
 
 

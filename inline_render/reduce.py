@@ -55,7 +55,7 @@ from .inputs import (
 from .log import LogRow, LogState, log_rows, same_line
 from .outputs import Interrupt, Output
 from .preflight import is_diff_line, match_preview_header, match_ready, preview_header, ready_line
-from .replay import clamped, damaged_line, replay_frames
+from .replay import clamped, damaged_lines, replay_frames
 from .spans import ansi_row
 from .state import ConfirmPhase, RenderState
 from .style import Row, row_text, row_width
@@ -340,12 +340,12 @@ def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
 
 def _soft_lines_in_flight(state: AppState, item: Resize) -> AppState:
     """GNU screen (``Config.soft_wrap_lines``): a line that frames in flight at a narrowing inserted and that did
-    not end up whole in screen's text (``replay.damaged_line``: glued to a piece of a row the narrowing split, or
-    clipped) is inserted again, whole, and so is every line inserted after it (in order); the copy above is a
-    ghost.  Without a cursor report every resize point counts; without the count of frames in flight or the
-    size they met, every recent frame is replayed at the new size.  Where the replay fails or no point agrees
-    with the report, every line they inserted is inserted again (a line shown twice is bad; a line cut is
-    worse)."""
+    not end up whole in screen's text (``replay.damaged_lines``: glued to a piece of a row the narrowing split, or
+    clipped) is inserted again, whole; the copy above is a ghost.  Only the damaged lines: the whole lines after
+    one stay where they are, so it comes after them (out of order) instead of every one of them showing twice.
+    Without a cursor report every resize point counts; without the count of frames in flight or the size they
+    met, every recent frame is replayed at the new size.  Where the replay fails or no point agrees with the
+    report, every line they inserted is inserted again (a line shown twice is bad; a line cut is worse)."""
     count, met, rows = item.in_flight_frames, item.in_flight_columns, item.in_flight_rows
     recent = state.screen.recent_frames
     frames = recent[-count:] if count else recent if count is None else ()
@@ -359,13 +359,17 @@ def _soft_lines_in_flight(state: AppState, item: Resize) -> AppState:
         frames = frames[next(index for index, frame in enumerate(frames) if frame.inserted) :]
     inserted = [log_row for frame in frames for log_row in frame.inserted]
     try:
-        first = damaged_line(frames, size, (item.columns, item.rows), state.config.width_policy, report)
+        damaged = damaged_lines(frames, size, (item.columns, item.rows), state.config.width_policy, report)
     except Exception:  # a model consulted for a better guess: if it fails, the safe rule applies
-        first = -1
-    if first >= len(inserted):
+        damaged = None
+    if damaged is None:
+        damaged = ((0, len(inserted)),)
+    if not damaged:
         return state
-    again = inserted[max(0, first) :]
-    return replace(state, log=state.log.reinsert(again), replayed=(len(again), ()))
+    garbled = [index for start, end in damaged for index in range(start, end)]
+    again = [inserted[index] for index in garbled]
+    back = tuple(len(inserted) - index for index in garbled)  # counted back from the last row inserted
+    return replace(state, log=state.log.reinsert(again), replayed=(back, ()))
 
 
 def _resize_replayed(state: AppState, item: Resize, column: int) -> AppState | None:
@@ -412,7 +416,7 @@ def _resize_replayed(state: AppState, item: Resize, column: int) -> AppState | N
     screen = replace(
         state.screen, top=top, cursor=(row, column), broken=True, ghost_above=False, drawn=None, recent_frames=()
     )
-    replay_note = (dropped, tuple(texts[done:found]))
+    replay_note = (tuple(range(1, dropped + 1)), tuple(texts[done:found]))
     return replace(
         state, columns=item.columns, rows=item.rows, log=log, render=render, screen=screen, replayed=replay_note
     )

@@ -30,7 +30,7 @@ from .terminal import TerminalFamily, TestTerminal
 from .text import WidthPolicy
 from .theme import draw_log_row
 
-__all__ = ["Replayed", "clamped", "damaged_line", "replay_frames"]
+__all__ = ["Replayed", "clamped", "damaged_lines", "replay_frames"]
 
 # A row above the viewport before the frames in flight (committed text, whatever it says): three
 # private-use characters, which no drawn row is in practice (sanitized text may hold them).
@@ -96,32 +96,35 @@ def replay_frames(
     return Replayed(tuple(pushed[start:]), tuple(screen), (cursor.y, cursor.x))
 
 
-def damaged_line(
+def damaged_lines(
     frames: Sequence[FrameRecord],
     met: tuple[int, int],
     now: tuple[int, int],
     policy: WidthPolicy,
     cursor_row: int | None,
-) -> int:
-    """GNU screen (``Config.soft_wrap_lines``), frames in flight at a narrowing: the offset, in the rows the frames
-    inserted, of the first line that does not end up whole in screen's text for a resize anywhere in the first
-    frame after which the cursor ends on ``cursor_row`` (as the terminal reported; None: no report, every point
-    counts); ``len`` of those rows where every line does; -1 where no such resize puts the cursor there.
+) -> tuple[tuple[int, int], ...] | None:
+    """GNU screen (``Config.soft_wrap_lines``), frames in flight at a narrowing: the lines the frames inserted that do
+    not end up whole in screen's text for some resize in the first frame after which the cursor ends on
+    ``cursor_row`` (as the terminal reported; None: no report, every point counts), each as the (start, end) of its
+    rows among the rows the frames inserted, in order; None where no such resize puts the cursor there.
 
     A narrowing splits a row wider than the new width into pieces, each but the last marked as continuing into
     the next row; a frame read after it moves up as far as it planned and lands lower.  Under such a piece, the
     text it writes becomes the piece's continuation (a later resize shows the two as one line, ours cut); a diff
     it writes to a row lands in another row or past the new width (clipped).  Whole means: some logical line of
     screen's (rows joined by their marks) holds the line's text, blanks aside (a line written as one text holds
-    the blanks its rows were filled with)."""
+    the blanks its rows were filled with).  A line damaged at any of the points counts (shown twice is better than
+    cut); the lines after it that are whole are not (the one damaged then comes after them)."""
     first = frames[0]
     if _model(first, policy, TerminalFamily.SCREEN) is None:
-        return -1
+        return None
     lines = _inserted_lines(frames, policy)
+    total = sum(len(frame.inserted) for frame in frames)
+    spans = [(start, end) for (start, _), (end, _) in zip(lines, [*lines[1:], (total, "")], strict=True)]
     backend = Vt100Backend(lambda data: None)  # only encodes: nothing is written
     encoded = [backend.encode(Plan(frame.ops)) for frame in frames]
     data, ends = [chunk for chunk, _ in encoded], encoded[0][1]
-    found: int | None = None
+    damaged: set[int] | None = None
     for cut in sorted({0, *ends}):
         terminal = _model(first, policy, TerminalFamily.SCREEN)
         assert terminal is not None  # checked above
@@ -135,9 +138,10 @@ def damaged_line(
         if cursor_row is not None and terminal.cursor.y != cursor_row:
             continue
         texts = _logical_texts(terminal)
-        damaged = next((offset for offset, text in lines if text not in texts), sum(len(f.inserted) for f in frames))
-        found = damaged if found is None else min(found, damaged)
-    return -1 if found is None else found
+        if damaged is None:
+            damaged = set()
+        damaged.update(index for index, (_, text) in enumerate(lines) if text not in texts)
+    return None if damaged is None else tuple(spans[index] for index in sorted(damaged))
 
 
 def _model(first: FrameRecord, policy: WidthPolicy, family: TerminalFamily) -> TestTerminal | None:

@@ -127,7 +127,7 @@ class Config:
     as that: rows of finished text kept there would be pushed into history unlinked by a shrink.  A widening shows
     such a line joined, with the blank cells its rows ended with (word wrap, continuation indent) inside it.  A
     line that frames in flight at a narrowing left glued to a piece of a split row, or clipped, is inserted
-    again (``replay.damaged_line``)."""
+    again (``replay.damaged_lines``)."""
     composer_prompt: str = "\u203a "
     """Drawn before the composer's first row."""
     placeholder: str = ""

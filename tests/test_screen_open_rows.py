@@ -1,7 +1,7 @@
 """GNU screen (``Config.soft_wrap_lines``): a finished line goes into the terminal's own text at once, written as
 one text as ``printf``'s would be, and the viewport is only as tall as what is still open (no rows of finished
 text that a shrink would push into history unlinked, no blank rows under the composer); a line that a frame in
-flight at a narrowing wrote under a row the narrowing split is inserted again (``replay.damaged_line``)."""
+flight at a narrowing wrote under a row the narrowing split is inserted again (``replay.damaged_lines``)."""
 
 from __future__ import annotations
 

@@ -32,7 +32,7 @@ def test_a_line_ending_in_an_empty_row_after_a_full_row_loses_nothing(text: str)
 # A one-row line clipped by a frame in flight at a narrowing: writing every inserted row again with autowrap on
 # kept it whole in-process, but every inserting frame then redrew the viewport and the real screen duplicated 17-22
 # lines in ten storms against 2.  The resize now replays the frames in flight on screen's model and inserts such a
-# line again (``replay.damaged_line``); these were strict xfails until then.
+# line again (``replay.damaged_lines``); these were strict xfails until then.
 @pytest.mark.parametrize("columns", [8, 14])
 def test_a_narrowing_read_before_the_frame_cuts_no_single_row_line(columns: int) -> None:
     """A frame inserting a wrapped line and then a line of one row wider than the terminal becomes before it reads

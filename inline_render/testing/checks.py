@@ -140,10 +140,11 @@ class CheckedRenderer:
             if result.state.replayed is not None:
                 # A replay of the frames in flight found rows they inserted garbled (queued again: their copy
                 # above is a ghost now) and rows intact after them (counted as inserted).
-                dropped, found = result.state.replayed
-                self.reinserted += dropped
-                del self.history[len(self.history) - dropped :]
-                del self.history_columns[len(self.history_columns) - dropped :]
+                garbled, found = result.state.replayed
+                self.reinserted += len(garbled)
+                size = len(self.history)
+                for back in sorted(garbled):  # the last first: the rows before it keep their places
+                    del self.history[size - back], self.history_columns[size - back]
                 self.history.extend(found)
                 self.history_columns.extend([self.terminal.columns] * len(found))
         width = result.layout.columns
