@@ -74,10 +74,17 @@ def _glued(narrow: int) -> str:
 def test_a_line_written_under_a_split_row_by_a_frame_in_flight_is_inserted_again(narrow: int) -> None:
     """The frame in flight moves up over the open line's rows, which the narrowing split, lands under a piece that
     continues into the next row and writes the finished line there: screen holds it as that piece's continuation.
-    The resize replays the frame on screen's model, finds it, and inserts the line again (and the one after it,
-    in order): every line is shown whole (a line twice, not a line cut)."""
+    The resize replays the frame on screen's model, finds it, and inserts the line again: every line is shown
+    whole (after a ghost of it, not cut)."""
     verdict = _glued(narrow)
     assert "missing 0," in verdict, verdict
+
+
+def test_only_the_damaged_line_is_inserted_again() -> None:
+    """The line after the glued one reached screen whole: it is not inserted again (it showed twice when every line
+    after a damaged one was), so the glued line comes after it (out of order) and nothing is shown twice."""
+    verdict = _glued(24)
+    assert "missing 0," in verdict and "duplicated 0," in verdict and "out of order 1 (L0009)" in verdict, verdict
 
 
 def test_without_inserting_it_again_the_line_is_cut(monkeypatch: pytest.MonkeyPatch) -> None:
