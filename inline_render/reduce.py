@@ -294,12 +294,16 @@ def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
     # narrowest width, a full composer), the cursor is put on a new row under it, which the row continues into.
     cursor_split = state.config.soft_wrap_lines and column >= narrowest
     column = min(max(0, column), item.columns - 1)
+    glued = False
     if in_flight and screen.resized_from is None:
         replayed = _resize_replayed(state, item, column)
         if replayed is not None:
             return replayed
         if state.config.soft_wrap_lines:
             state = _soft_lines_in_flight(state, item)
+            # A damaged line may continue into the row under it (screen's mark stays on a row that a narrowing
+            # split): its copy must not be written there, or screen shows the two as one line.
+            glued = state.replayed is not None
     # With a cursor report we know the cursor's row; without one, terminals keep it unless it falls off.
     now = item.cursor_row if item.cursor_row is not None else min(cursor_row, item.rows - 1)
     # Rows a frame still in flight wrote may have been clipped or re-wrapped by a narrowing it met, and its
@@ -323,7 +327,9 @@ def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
     # Rows counted one screen row each that a re-wrapping terminal may have made taller (wider than the
     # narrowest width of the tick): the old viewport's top is then higher than counted, and the row just
     # above the new one may be a soft-wrapped piece of a redrawn row.
-    ghost = state.config.resize_reflow and (cursor_split or not _rows_fit(drawn[counted : index + 1], narrowest, state))
+    ghost = glued or (
+        state.config.resize_reflow and (cursor_split or not _rows_fit(drawn[counted : index + 1], narrowest, state))
+    )
     resized_from = (index, column, in_flight, narrowest)
     # The frames before a resize are settled or were accounted for by it: none is replayed at a later one.
     screen = replace(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from inline_render import Config, EditorSet, LogAppend
+from inline_render import Config, EditorSet, LogAppend, PromptRequest
 from inline_render.terminal import TerminalFamily
 from inline_render.testing.checks import CheckedRenderer
 
@@ -146,3 +146,17 @@ def test_a_line_written_on_a_full_composer_row_split_by_a_narrowing_is_not_joine
     app.feed([LogAppend("text", "next")])
     found = app.logical_lines()
     assert [found.count(text) for text in [*texts, "next"]] == [1] * (lines + 1), found
+
+
+def test_a_line_inserted_again_is_not_written_on_the_row_its_damaged_copy_continues_into() -> None:
+    """A prompt dialog open, a frame inserting two lines read after a narrowing to 8x6: the second line's copy ends
+    on a row that screen marks as continuing into the next one.  Written again right under it, the line was
+    joined to its own damaged copy (``line 1.1line 1.1``: the harness found it missing); the row under a damaged
+    copy stays blank (shown twice at worst, never lost)."""
+    config = Config(viewport_height=8, resize_reflow=True, soft_wrap_lines=True, synchronized_output=False)
+    app = CheckedRenderer(40, 12, config=config, cursor_row=0, family=TerminalFamily.SCREEN)
+    app.feed([PromptRequest("d1", "", "", default="", secret=False)])
+    app.inflight([[LogAppend("text", "line 1.0\nline 1.1")]], 0.0, (8, 6), True)
+    app.feed([LogAppend("text", "next")])
+    found = app.logical_lines()
+    assert all(found.count(text) >= 1 for text in ("line 1.0", "line 1.1", "next")), found
