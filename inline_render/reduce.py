@@ -368,11 +368,9 @@ def _soft_lines_in_flight(state: AppState, item: Resize) -> AppState:
         damaged = damaged_lines(frames, size, (item.columns, item.rows), state.config.width_policy, report)
     except Exception:  # a model consulted for a better guess: if it fails, the safe rule applies
         damaged = None
-    if damaged is None:
-        damaged = ((0, len(inserted)),)
-    if not damaged:
+    garbled = range(len(inserted)) if damaged is None else damaged
+    if not garbled:
         return state
-    garbled = [index for start, end in damaged for index in range(start, end)]
     again = [inserted[index] for index in garbled]
     back = tuple(len(inserted) - index for index in garbled)  # counted back from the last row inserted
     return replace(state, log=state.log.reinsert(again), replayed=(back, ()))

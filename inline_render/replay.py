@@ -102,11 +102,11 @@ def damaged_lines(
     now: tuple[int, int],
     policy: WidthPolicy,
     cursor_row: int | None,
-) -> tuple[tuple[int, int], ...] | None:
-    """GNU screen (``Config.soft_wrap_lines``), frames in flight at a narrowing: the lines the frames inserted that do
-    not end up whole in screen's text for some resize in the first frame after which the cursor ends on
-    ``cursor_row`` (as the terminal reported; None: no report, every point counts), each as the (start, end) of its
-    rows among the rows the frames inserted, in order; None where no such resize puts the cursor there.
+) -> tuple[int, ...] | None:
+    """GNU screen (``Config.soft_wrap_lines``), frames in flight at a narrowing: the rows (offsets among the rows the
+    frames inserted, in order) of the lines that do not end up whole in screen's text for some resize in the first
+    frame after which the cursor ends on ``cursor_row`` (as the terminal reported; None: no report, every point
+    counts); None where no such resize puts the cursor there.
 
     A narrowing splits a row wider than the new width into pieces, each but the last marked as continuing into
     the next row; a frame read after it moves up as far as it planned and lands lower.  Under such a piece, the
@@ -119,8 +119,6 @@ def damaged_lines(
     if _model(first, policy, TerminalFamily.SCREEN) is None:
         return None
     lines = _inserted_lines(frames, policy)
-    total = sum(len(frame.inserted) for frame in frames)
-    spans = [(start, end) for (start, _), (end, _) in zip(lines, [*lines[1:], (total, "")], strict=True)]
     backend = Vt100Backend(lambda data: None)  # only encodes: nothing is written
     encoded = [backend.encode(Plan(frame.ops)) for frame in frames]
     data, ends = [chunk for chunk, _ in encoded], encoded[0][1]
@@ -141,7 +139,7 @@ def damaged_lines(
         if damaged is None:
             damaged = set()
         damaged.update(index for index, (_, text) in enumerate(lines) if text not in texts)
-    return None if damaged is None else tuple(spans[index] for index in sorted(damaged))
+    return None if damaged is None else tuple(row for index in sorted(damaged) for row in lines[index][0])
 
 
 def _model(first: FrameRecord, policy: WidthPolicy, family: TerminalFamily) -> TestTerminal | None:
@@ -162,18 +160,19 @@ def _model(first: FrameRecord, policy: WidthPolicy, family: TerminalFamily) -> T
     return terminal
 
 
-def _inserted_lines(frames: Sequence[FrameRecord], policy: WidthPolicy) -> list[tuple[int, str]]:
-    """Each line the frames inserted: its first row's offset in their inserted rows, and its text without blanks."""
-    lines: list[tuple[int, str]] = []
+def _inserted_lines(frames: Sequence[FrameRecord], policy: WidthPolicy) -> list[tuple[range, str]]:
+    """Each line the frames inserted: the offsets of its rows among their inserted rows, its text without blanks."""
+    lines: list[tuple[range, str]] = []
     offset = 0
     previous: LogRow | None = None
     for frame in frames:
         for row in frame.inserted:
             text = "".join(row_text(draw_log_row(row, frame.columns, policy, None)).split())
             if previous is not None and same_line(previous, row) and lines:
-                lines[-1] = (lines[-1][0], lines[-1][1] + text)
+                rows, joined = lines[-1]
+                lines[-1] = (range(rows.start, offset + 1), joined + text)
             else:
-                lines.append((offset, text))
+                lines.append((range(offset, offset + 1), text))
             previous = row
             offset += 1
     return lines

@@ -121,11 +121,11 @@ class Config:
     screen shows only as many history rows as line feeds scrolled in: a shrink puts the oldest out of reach, and
     only a widening that joins soft-wrapped rows brings them back (tests/test_screen_reach.py).  So verbatim text
     wraps by cells as the terminal wraps ``printf``'s (``RenderOptions.wrap_cells``: word-wrapped rows filled with
-    blanks take more rows than ``printf``'s once a narrowing re-wraps them), a finished
-    line is inserted at once, its rows written as one text with autowrap on (soft-wrapped into each other), and
-    the viewport shows only what is still open (the streamed line, dialogs, status, composer) and is only as tall
-    as that: rows of finished text kept there would be pushed into history unlinked by a shrink.  A widening shows
-    such a line joined, with the blank cells its rows ended with (word wrap, continuation indent) inside it.  A
+    blanks take more rows than ``printf``'s once a narrowing re-wraps them), a finished line is inserted at once,
+    its rows written as one text with autowrap on (soft-wrapped into each other), and the viewport shows only what
+    is still open (the streamed line, dialogs, status, composer) and is only as tall as that: rows of finished text
+    kept there would be pushed into history unlinked by a shrink.  A widening shows such a line joined, with the
+    blank cells its rows ended with (a decorated kind's continuation indent, Markdown's word wrap) inside it.  A
     line that frames in flight at a narrowing left glued to a piece of a split row, or clipped, is inserted
     again (``replay.damaged_lines``)."""
     composer_prompt: str = "\u203a "

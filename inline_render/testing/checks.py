@@ -81,8 +81,8 @@ class CheckedRenderer:
                 self.pyte = PyteTerminal(columns, rows, self.renderer.state.config.width_policy)
                 self.pyte.feed(start_position(rows, cursor_row))
         self.history: list[str] = []
-        self.reinserted = 0  # rows inserted again after a replay found them garbled (each copy above is a ghost)
         self.history_columns: list[int] = []  # the width each history row was written at
+        self.reinserted = 0  # rows inserted again after a replay found them garbled (each copy above is a ghost)
         # Every line that belongs above the viewport, in order: inserted rows, and "ghost" lines that a
         # shrinking terminal pushed into scrollback itself (uncommitted text, dialog, status rows).
         self.expected_above: list[str] = []

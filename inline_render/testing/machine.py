@@ -72,11 +72,10 @@ from ..terminal import TerminalFamily
 from . import strategies as ist
 from .checks import CheckedRenderer
 
-_NUMBERED = re.compile(r"line \d+\.\d+")  # the rows ``append_many_lines`` logs, whole
-
 __all__ = ["RenderMachine"]
 
 ANSWERS = (ConfirmAnswer, PromptAnswer, PickAnswer, FormAnswer)
+_NUMBERED = re.compile(r"line \d+\.\d+")  # the rows ``append_many_lines`` logs, whole
 DIALOG_REQUESTS = (ConfirmRequest, PromptRequest, PickRequest, FormRequest)
 
 
