@@ -91,7 +91,8 @@ def quick(**changes: Any) -> settings:
 def test_subclass_runs_its_own_rules_with_the_base_invariants() -> None:
     """A subclass with a new size, rule and invariant runs as a hypothesis test (the documented recipe)."""
     ChatMachine.calls.update(dict.fromkeys(ChatMachine.calls, 0))
-    run_state_machine_as_test(ChatMachine, settings=quick())
+    # Derandomized: the assertion counts what the sessions drew, and 15 random ones once drew no ``tool_burst``.
+    run_state_machine_as_test(ChatMachine, settings=quick(derandomize=True))
     assert ChatMachine.calls["tool_burst"] > 0 and ChatMachine.calls["composer_on_last_row"] > 0
 
 
