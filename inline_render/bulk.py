@@ -15,19 +15,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import wcwidth
+
 from .log import LogRow
 from .mdview import View, draw_line_row
-from .ops import LineFeed, MoveBy, Op, Text
+from .ops import AutowrapOff, AutowrapOn, LineFeed, MoveBy, Op, Text
 from .style import DEFAULT, Row, Segment, Style, clip_row
 from .text import WidthPolicy, clip_to_width, text_width
 from .theme import draw_log_rows, prefix_for
 from .themes import Theme
 
-__all__ = ["draw_insert_rows", "stage_blank"]
+__all__ = ["draw_insert_rows", "last_cell_start", "split_last_cell", "stage_blank", "write_last_cell"]
 
 _LINE_FEED = LineFeed()
 _TO_COLUMN_0 = MoveBy(0, 0)
 _DOWN_ONE = (_LINE_FEED, _TO_COLUMN_0)
+_AUTOWRAP_ON, _AUTOWRAP_OFF = AutowrapOn(), AutowrapOff()
 _new = tuple.__new__  # a NamedTuple's own __new__ is a Python call per segment
 
 
@@ -145,6 +148,11 @@ def stage_blank(
                 ops.append(_TO_COLUMN_0)
         elif at_col != 0:
             ops.append(_TO_COLUMN_0)
+        split = last_cell_start(row)
+        if split is not None and _end_column(row, columns, policy) >= columns:
+            write_last_cell(ops, row, split)
+            at_row, written = target, row
+            continue
         for segment in row:
             if segment is lead:
                 ops.append(lead_op)  # a prefix (one segment object per entry in draw_insert_rows): one operation
@@ -156,6 +164,51 @@ def stage_blank(
     if written:
         at_col = _end_column(written, columns, policy)
     return (at_row, at_col), first
+
+
+def last_cell_start(segments: Sequence[Segment]) -> tuple[int, int] | None:
+    """Where the character of a row's last cluster starts (segment, offset) when zero-width code points follow it
+    (a combining mark, a joiner, a variation selector, U+FEFF); None when none do.
+
+    Written at the last column with autowrap off, tmux and GNU screen keep the cursor on that cell and put what
+    follows it on the cell before (measured, ``tests/termprobe`` ``combining-last-column``): such a character is
+    written with autowrap on (``write_last_cell``), where they put it on the last cell, as xterm, VTE and xterm.js
+    do either way."""
+    if not segments:
+        return None
+    text = segments[-1][0]
+    if not text or text.isascii() or wcwidth.wcwidth(text[-1]) != 0:
+        return None
+    for index in range(len(segments) - 1, -1, -1):
+        text = segments[index][0]
+        at = len(text)
+        while at > 0 and wcwidth.wcwidth(text[at - 1]) == 0:
+            at -= 1
+        if at:
+            return index, at - 1
+    return None
+
+
+def write_last_cell(ops: list[Op], segments: Sequence[Segment], split: tuple[int, int]) -> None:
+    """Append the segments of a row that reaches the last column, its last character (at ``split``, from
+    ``last_cell_start``) and what follows it with autowrap on: the cursor then waits past the last cell, where
+    every terminal puts a zero-width code point on that cell; nothing is written after it, so nothing wraps."""
+    before, after = split_last_cell(segments, split)
+    ops.extend(Text(text, style) for text, style in before)
+    ops.append(_AUTOWRAP_ON)
+    ops.extend(Text(text, style) for text, style in after)
+    ops.append(_AUTOWRAP_OFF)
+
+
+def split_last_cell(segments: Sequence[Segment], split: tuple[int, int]) -> tuple[list[Segment], list[Segment]]:
+    """``segments`` cut at ``split`` (``last_cell_start``): what goes before the last character, and the rest."""
+    index, at = split
+    text, style = segments[index]
+    before, after = list(segments[:index]), list(segments[index + 1 :])
+    if at:
+        before.append(_new(Segment, (text[:at], style)))
+    after.insert(0, _new(Segment, (text[at:], style)))
+    return before, after
 
 
 def _end_column(row: Row, columns: int, policy: WidthPolicy) -> int:

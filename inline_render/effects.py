@@ -24,7 +24,7 @@ from typing import NamedTuple, cast
 import wcwidth
 
 from .app import RECENT_FRAMES, AppState, FrameRecord, Screen
-from .bulk import draw_insert_rows, stage_blank
+from .bulk import draw_insert_rows, last_cell_start, split_last_cell, stage_blank, write_last_cell
 from .evolve import copier, fast_init, maker
 from .layout import Frame, Layout
 from .log import LogRow, continues_line
@@ -320,8 +320,12 @@ class _Planner:
             column, segments = 0, list(new)
         self.move(self.top + index, column)
         for segment in segments:
-            self.ops.append(Text(segment.text, segment.style))
             column += text_width(segment.text, self.policy)
+        split = last_cell_start(segments) if column >= self.columns else None
+        if split is not None:
+            write_last_cell(self.ops, segments, split)
+        else:
+            self.ops.extend(Text(segment.text, segment.style) for segment in segments)
         # A write that reaches the last column leaves a pending wrap; the column is then "past the end".
         self.cursor = (self.top + index, column if column < self.columns else self.columns)
 
@@ -624,8 +628,8 @@ def _plan(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projecti
         ops = [_BEGIN_SYNC, *ops, _END_SYNC]
     if state.screen.broken:
         ops = [_CANCEL, *ops]  # first: ends any escape sequence a failed write left open
-        if state.config.soft_wrap_lines:
-            ops.insert(1, _AUTOWRAP_OFF)  # the failed write may have stopped inside a line written with autowrap
+        if state.config.soft_wrap_lines or state.screen.lost_row:
+            ops.insert(1, _AUTOWRAP_OFF)  # the failed write may have stopped inside a text written with autowrap
     plan = Plan(tuple(ops), state.fault)
     # The first rows the last frames wrote to, moved up by the rows this one inserted (see
     # Screen.recent_written).  A frame that writes no row counts too (as ``height``): it ages the older
@@ -707,6 +711,9 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> RowsPlan:
                     items.append(segment)  # written as it is: the Text it stands for is made only when asked
                     text = segment[0]
                     column += len(text) if text.isascii() else text_width(text, policy)
+                if column >= columns and (split := last_cell_start(segments)) is not None:
+                    before, after = split_last_cell(segments, split)  # as ``bulk.write_last_cell`` in ``update_row``
+                    items[len(items) - len(segments) :] = [*before, _AUTOWRAP_ON, *after, _AUTOWRAP_OFF]
                 at_row, at_col = row, column if column < columns else columns
     cursor_row, cursor_col = frame.cursor
     at_row, at_col = _move(items, at_row, at_col, top + cursor_row, cursor_col, last)

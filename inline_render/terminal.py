@@ -346,6 +346,17 @@ class TestTerminal:
             # last cell.
             nowrap = not self.autowrap and self.family in _NO_PENDING_WRAP
             self.x, self.pending_wrap = self.columns - 1, not nowrap
+            # tmux and GNU screen take a cluster code point by code point, and the cursor stays on the last cell: the
+            # zero-width ones after the first go on the cell before it (measured; xterm keeps them on it).
+            if (
+                nowrap
+                and width == 1
+                and len(cluster) > 1
+                and self.family is not TerminalFamily.XTERM
+                and all(wcwidth.wcwidth(char) == 0 for char in cluster[1:])
+            ):
+                row[self.x] = cluster[0]
+                self._attach(cluster[1:])
 
     def _soft_wrap(self) -> None:
         """Autowrap to the next row.  GNU screen marks the row it leaves (it continues into the next, wherever

@@ -125,7 +125,9 @@ RENDERER_SEQUENCES = {
                 r"\x1b\[K",  # EL 0: erase to the end of the line
                 r"\x1b\[J",  # ED 0: erase to the end of the screen (never 2J or 3J)
                 rf"\x1b\[(?:{_NUMBER}(?:;{_NUMBER})*)?m",  # SGR
-                r"\x1b\[\?(?:25|2026)[hl]",  # DECTCEM cursor visibility, synchronized output
+                # DECAWM (a row's last character with zero-width code points after it; a line as one text on GNU
+                # screen), DECTCEM cursor visibility, synchronized output.
+                r"\x1b\[\?(?:7|25|2026)[hl]",
             ]
         )
     ),

@@ -134,4 +134,19 @@ CASES = (
         4,
         (Feed(NOWRAP + "abcd中文字ef".encode()), Resize(5, 4), Snap(), Resize(10, 4), Snap()),
     ),
+    Case(
+        "combining-last-column",
+        "a combining accent after the character written at the last column (autowrap off): tmux and screen put it on "
+        "the cell before",
+        8,
+        4,
+        (Feed(NOWRAP + "12345678\u0301".encode()), Snap()),
+    ),
+    Case(
+        "combining-last-column-autowrap",
+        "the same with autowrap on (the cursor waits past the last cell), then off and a new line",
+        8,
+        4,
+        (Feed(b"\x1b[?7h" + "12345678\u0301".encode() + NOWRAP + b"\r\n"), Snap()),
+    ),
 )
