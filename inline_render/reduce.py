@@ -304,6 +304,8 @@ def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
             # A damaged line may continue into the row under it (screen's mark stays on a row that a narrowing
             # split): its copy must not be written there, or screen shows the two as one line.
             glued = state.replayed is not None
+        else:
+            state = _clamped_at_a_narrowing(state, item)
     # With a cursor report we know the cursor's row; without one, terminals keep it unless it falls off.
     now = item.cursor_row if item.cursor_row is not None else min(cursor_row, item.rows - 1)
     # Rows a frame still in flight wrote may have been clipped or re-wrapped by a narrowing it met, and its
@@ -374,6 +376,23 @@ def _soft_lines_in_flight(state: AppState, item: Resize) -> AppState:
     again = [inserted[index] for index in garbled]
     back = tuple(len(inserted) - index for index in garbled)  # counted back from the last row inserted
     return replace(state, log=state.log.reinsert(again), replayed=(back, ()))
+
+
+def _clamped_at_a_narrowing(state: AppState, item: Resize) -> AppState:
+    """Frames in flight whose move up stopped at the top row of a screen that also narrowed: ``replay`` models only a
+    shrink that keeps the width (where the terminals measured agree), so where their rows went is not known.  Every
+    line they inserted is inserted again, whole, from its first row: a line shown twice is bad; a line cut (its rows
+    counted as inserted, some of them garbled) is worse."""
+    count, columns, rows = item.in_flight_frames, item.in_flight_columns, item.in_flight_rows
+    if not count or columns is None or rows is None:
+        return state
+    frames = state.screen.recent_frames[-count:]
+    if len(frames) != count or columns >= frames[0].columns or not clamped(frames, rows):
+        return state
+    inserted = [log_row for frame in frames for log_row in frame.inserted]
+    if not inserted:
+        return state
+    return replace(state, log=state.log.reinsert(inserted), replayed=(tuple(range(1, len(inserted) + 1)), ()))
 
 
 def _resize_replayed(state: AppState, item: Resize, column: int) -> AppState | None:
