@@ -302,7 +302,7 @@ class _Planner:
         self.cursor = (row, -1)  # onlcr returns to column 0; without it the column stays: unknown
         return moved
 
-    def update_row(self, index: int, new: Row) -> None:
+    def update_row(self, index: int, new: Row, whole: bool = False) -> None:
         change = diff_row(self.drawn[index], new, self.columns, self.policy)
         self.drawn[index] = new
         if change is None:
@@ -310,6 +310,11 @@ class _Planner:
         column, segments, erase = change
         if not segments and not erase:
             return
+        # ``whole``: a row staged on the viewport to go into history.  A frame the terminal read after a resize that
+        # re-wrapped the viewport's rows lands on other rows than ``drawn`` says, and a diff written there would
+        # keep cells of what is there (``line 1.1`` over a dialog's split ``  Path: t`` went into history as
+        # ``line 1.1t``): the row is erased and written whole.  Rows it already shows as drawn are not written.
+        erase = erase or whole
         self.change()
         self.first_written = min(self.first_written, index)
         if erase:
@@ -417,7 +422,7 @@ class _Planner:
                 self.first_written = min(self.first_written, first)
             else:
                 for index in range(count):
-                    self.update_row(index, rows[position + index])
+                    self.update_row(index, rows[position + index], whole=True)
             self.push_staged(count)
             position += count
 
@@ -476,7 +481,7 @@ class _Planner:
                     self.write_line(index, rows[position + index : position + linked])
                     index = linked
                 for at in range(index, end):
-                    self.update_row(at, rows[position + at])
+                    self.update_row(at, rows[position + at], whole=True)
                 index = end
             self.push_staged(count)
             position += count

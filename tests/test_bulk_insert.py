@@ -48,7 +48,9 @@ def _per_row_insert(self: effects._Planner, layout: Layout) -> None:
     while position < len(rows):
         count = min(len(rows) - position, height)
         for index in range(count):
-            self.update_row(index, rows[position + index])
+            # The first chunk goes on the viewport's rows, which a resize may have re-wrapped: erased and written
+            # whole; the later ones on the rows its line feeds left blank.
+            self.update_row(index, rows[position + index], whole=not position)
         self.push_staged(count)
         position += count
 
