@@ -30,6 +30,7 @@ from inline_render.shell.runner import AppOptions, config_for
 from inline_render.terminal import TerminalFamily
 from inline_render.testing import RenderMachine
 from inline_render.testing import strategies as ist
+from inline_render.testing.checks import CheckedRenderer
 
 FAMILIES = [f for f in TerminalFamily if f is not TerminalFamily.SIMPLE]
 
@@ -296,3 +297,30 @@ def test_inflight_resize_after_every_byte_is_an_ordinary_resize() -> None:
     state.inflight_resize(lines=2, resize=(1.0, (40, 14), True), second=True)
     _invariants(state)
     assert state.app.terminal.rows == 14 and state.app.state.rows == 14
+
+
+def test_xterm_stale_cells_after_a_row_cut_at_a_narrower_width_are_not_a_lost_row() -> None:
+    """Found by random runs on xterm's model: a row rewritten at 9 columns over a longer one, shown at 10 columns
+    with the stale cell xterm kept after it (``  'no-suc`` + ``h``), is the inserted row, as the real-terminal
+    checker counts it (``StaleCells``); the harness called it lost."""
+    state = reported(TerminalFamily.XTERM)()
+    state.update_unknown_entry(text="")
+    state.resize_storm(storm=[[CoreResize(9, 7)], [CoreResize(10, 3)]])
+    _invariants(state)
+
+
+def test_the_stale_cells_xterm_may_show_are_only_those_after_a_cut_row() -> None:
+    """The harness takes a row for an inserted one with stale cells only where it is that row cut at a width the
+    session had, followed by at most the cells up to the next multiple of 4 of that width, and only on xterm."""
+    app = CheckedRenderer(30, 8, family=TerminalFamily.XTERM)
+    app.widths = {9}
+    assert app._stale_after("  'no-such", "  'no-suc")  # the row cut at 9 columns, a stale cell after it
+    assert app._stale_after("  'no-suchxy", "  'no-such-entry")  # cut from a longer row: cells up to 12
+    assert not app._stale_after("  'no-suchxyz", "  'no-such-entry")  # past the next multiple of 4
+    assert not app._stale_after("  'no-sXch", "  'no-suc")  # a different cell inside the width
+    assert not app._stale_after("  'no-su", "  'no-suc")  # shorter: not stale cells (a cut is judged apart)
+    app.widths = set()
+    assert not app._stale_after("  'no-such", "  'no-suc")  # no narrower width: no stale cells
+    tmux = CheckedRenderer(30, 8, family=TerminalFamily.TMUX)
+    tmux.widths = {9}
+    assert not tmux._stale_after("  'no-such", "  'no-suc")
