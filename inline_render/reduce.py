@@ -14,7 +14,7 @@ This module owns every transition of application state.  Its rules:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -370,11 +370,17 @@ def _soft_lines_in_flight(state: AppState, item: Resize) -> AppState:
         damaged = damaged_lines(frames, size, (item.columns, item.rows), state.config.width_policy, report)
     except Exception:  # a model consulted for a better guess: if it fails, the safe rule applies
         damaged = None
-    garbled = range(len(inserted)) if damaged is None else damaged
+    return _insert_again(state, inserted, range(len(inserted)) if damaged is None else damaged)
+
+
+def _insert_again(state: AppState, inserted: list[LogRow], garbled: Sequence[int]) -> AppState:
+    """The lines of the rows ``garbled`` (offsets among ``inserted``, the rows the frames in flight inserted) queued
+    to be inserted again, whole, and named for whoever counts the rows (``AppState.replayed``, counted back from the
+    last row inserted): their copies above are ghosts."""
     if not garbled:
         return state
     again = [inserted[index] for index in garbled]
-    back = tuple(len(inserted) - index for index in garbled)  # counted back from the last row inserted
+    back = tuple(len(inserted) - index for index in garbled)
     return replace(state, log=state.log.reinsert(again), replayed=(back, ()))
 
 
@@ -390,9 +396,7 @@ def _clamped_at_a_narrowing(state: AppState, item: Resize) -> AppState:
     if len(frames) != count or columns >= frames[0].columns or not clamped(frames, rows):
         return state
     inserted = [log_row for frame in frames for log_row in frame.inserted]
-    if not inserted:
-        return state
-    return replace(state, log=state.log.reinsert(inserted), replayed=(tuple(range(1, len(inserted) + 1)), ()))
+    return _insert_again(state, inserted, range(len(inserted)))
 
 
 def _resize_replayed(state: AppState, item: Resize, column: int) -> AppState | None:

@@ -338,7 +338,6 @@ class CheckedRenderer:
             if (
                 head != line
                 and text_width(line, policy) <= -(-width // 4) * 4
-                and wanted.startswith(head.rstrip(" "))
                 and clip_to_width(wanted, width, policy)[0].rstrip(" ") == head.rstrip(" ")
             ):
                 return True
