@@ -638,10 +638,12 @@ def _plan(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projecti
     plan = Plan(tuple(ops), state.fault)
     # The first rows the last frames wrote to, moved up by the rows this one inserted (see
     # Screen.recent_written).  A frame that writes no row counts too (as ``height``): it ages the older
-    # entries, which keeps the distrust to the frames the terminal may not have read yet.
+    # entries, which keeps the distrust to the frames the terminal may not have read yet.  A tick that writes
+    # nothing is no frame (the shell counts the ticks that wrote): it ages nothing.
     moved = planner.inserted_rows
-    older = state.screen.recent_written[1 - RECENT_FRAMES :] if state.screen.anchored else ()
-    written = (*(max(0, row - moved) for row in older), planner.first_written)
+    recent = state.screen.recent_written if state.screen.anchored else ()
+    older = recent[1 - RECENT_FRAMES :]
+    written = (*(max(0, row - moved) for row in older), planner.first_written) if plan.ops else recent
     frames = _recent_frames(state, state.screen.recent_frames if state.screen.anchored else (), plan, layout.to_insert)
     # Positional arguments, named in the comments: binding 11 keywords cost more than setting the fields.
     screen = Screen(
@@ -741,7 +743,7 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> RowsPlan:
         None,  # start_row
         state.dialog is not None and layout.dialog_height > 0,  # dialog_drawn
         False,  # broken
-        (*screen.recent_written[1 - RECENT_FRAMES :], first),  # recent_written (nothing inserted: none moves)
+        (*screen.recent_written[1 - RECENT_FRAMES :], first) if planned else screen.recent_written,  # recent_written
         frames,  # recent_frames
         False,  # ghost_above (the default, as in _plan)
         None,  # resized_from (the default, as in _plan)

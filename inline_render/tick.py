@@ -107,6 +107,7 @@ class Renderer:
         self.state = initial_state(config or Config(), columns, rows, cursor_row)
         self.last: TickResult | None = None
         self.ticks = 0
+        self.frames = 0  # ticks that wrote (what the terminal reads as frames; the shell counts these in flight)
         self.recorder: TickRecorder | None = None
 
     @staticmethod
@@ -128,6 +129,7 @@ class Renderer:
         self.state = result.state
         self.last = result
         self.ticks += 1
+        self.frames += result.effect.bytes_written > 0
         if self.recorder is not None:
             self.recorder.record(inputs, result)
         return result

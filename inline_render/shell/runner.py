@@ -392,11 +392,10 @@ class InlineApp(AppApi, SessionFeatures):
         if self._feed is not None:
             outputs = self._feed(feed)
         elif self.renderer is not None:
-            ticks = self.renderer.ticks
+            frames = self.renderer.frames
             outputs = self.renderer.feed(feed)
-            last = self.renderer.last
-            if last is not None and last.effect.bytes_written:
-                self._acknowledge_frame(self.renderer.ticks - ticks)
+            if self.renderer.frames > frames:
+                self._acknowledge_frame(self.renderer.frames - frames)
         elif self.plain is not None:
             outputs = self.plain.feed(feed)
         else:  # pragma: no cover - _drive runs only once a front end exists
@@ -405,8 +404,8 @@ class InlineApp(AppApi, SessionFeatures):
             self._handle_output(output)
 
     def _acknowledge_frame(self, frames: int) -> None:
-        """Ask the terminal to acknowledge the ``frames`` ticks just written (one feed: a tick and its follow-up),
-        with the size it met (``SIZE_PROBE``).
+        """Ask the terminal to acknowledge the ``frames`` ticks that just wrote (one feed: a tick and its follow-up;
+        a tick that wrote nothing is no frame), with the size it met (``SIZE_PROBE``).
 
         Frames the terminal processed at the size they were drawn for came before any later resize: a resize
         then knows how many of the last frames may have been in flight (see ``Resize.in_flight_frames``).

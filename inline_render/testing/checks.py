@@ -173,11 +173,10 @@ class CheckedRenderer:
         feeds: list[tuple[int, int]] = []  # per feed (the shell acknowledges each): where its bytes end, its ticks
         try:
             for inputs in ticks:
-                before = self.renderer.ticks
+                before = self.renderer.frames
                 outputs += self.feed(inputs, checked=False)
-                # As the shell counts them: a feed's ticks when it wrote (it then asks for an acknowledgement).
-                wrote = len(held.data) > (feeds[-1][0] if feeds else 0)
-                feeds.append((len(held.data), self.renderer.ticks - before if wrote else 0))
+                # As the shell counts them: a feed's ticks that wrote (it then asks for an acknowledgement).
+                feeds.append((len(held.data), self.renderer.frames - before))
         finally:
             sink.terminal = terminal
         cut = round(len(held.data) * fraction)

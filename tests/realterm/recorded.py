@@ -60,7 +60,8 @@ def replay_recording(path: Path, storm: Storm, family: TerminalFamily) -> Replay
     terminal.feed(b"\x1b[?7l")  # as the shell starts (shell.closing.ENTER_MODES)
     app.renderer.terminal = app.renderer.sink.terminal = app.terminal = terminal
     sink = app.renderer.backend.sink
-    written: list[tuple[TestTerminal, bytes]] = []  # the model before each tick that wrote, and what it wrote
+    # The model before each tick that wrote, and what it wrote: the shell counts these ticks (frames) in flight.
+    written: list[tuple[TestTerminal, bytes]] = []
     resizes = disagreed = 0
     for tick in scenario.ticks:
         inputs = list(tick.inputs)
@@ -81,7 +82,7 @@ def replay_recording(path: Path, storm: Storm, family: TerminalFamily) -> Replay
                 terminal.resize(resize.columns, resize.rows)
                 disagreed += resize.cursor_row is not None and terminal.cursor.y != resize.cursor_row
         before, start = copy.deepcopy(terminal), len(sink.data)
-        app.feed(inputs, resized=resize is not None)
+        app.step(inputs, resized=resize is not None)  # the recording holds the follow-up ticks too
         if len(sink.data) > start:
             written = [*written[-7:], (before, bytes(sink.data[start:]))]
     verdict = check(TerminalText(tuple(terminal.all_lines())), lines)
