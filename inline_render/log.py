@@ -191,14 +191,15 @@ class LogRow(NamedTuple):
 def continues_line(row: LogRow, after: LogRow) -> bool:
     """``after`` is the next row of ``row``'s logical line (wrapped from it).  ``row`` may be of an older version
     of the entry (an open entry is a new object, with a new key, after every delta): the same entry is the same
-    key or the same id (an id reused by a new entry starts its own lines at 0)."""
+    key or the same id (an id reused by a new entry starts its own lines at 0).  Offsets are compared in the whole
+    text (``Entry.base`` on): a version may have dropped the inserted lines before the one they share."""
     this, then = row.entry, after.entry
+    shift = then.base - this.base  # add to ``after``'s offsets to have them in ``row``'s version
     return (
         (then.key == this.key or (then.id is not None and then.id == this.id))
-        and then.base == this.base
-        and after.line_start == row.line_start
-        and after.start >= row.end
-        and after.start > row.start
+        and after.line_start + shift == row.line_start
+        and after.start + shift >= row.end
+        and after.start + shift > row.start
     )
 
 

@@ -52,7 +52,7 @@ from .inputs import (
     Widget,
     Working,
 )
-from .log import LogRow, LogState, log_rows, same_line
+from .log import LogRow, LogState, continues_line, log_rows, same_line
 from .outputs import Interrupt, Output
 from .preflight import is_diff_line, match_preview_header, match_ready, preview_header, ready_line
 from .replay import clamped, damaged_lines, replay_frames
@@ -430,7 +430,7 @@ def _resize_replayed(state: AppState, item: Resize, column: int) -> AppState | N
     done, log, render = len(inserted), state.log, state.render
     dropped = 0
     if found < done:
-        while found > 0 and same_line(candidates[found - 1], candidates[found]):
+        while found > 0 and continues_line(candidates[found - 1], candidates[found]):
             found -= 1  # back to the start of its line: the line is inserted again whole
         log, dropped = log.reinsert(inserted[found:]), done - found
     elif found > done:
@@ -457,7 +457,7 @@ def _found_in_order(rows: list[LogRow], texts: list[str], seen: list[str]) -> tu
     found, at = 0, 0
     while found < len(rows):
         line_end = found + 1
-        while line_end < len(rows) and same_line(rows[line_end - 1], rows[line_end]):
+        while line_end < len(rows) and continues_line(rows[line_end - 1], rows[line_end]):
             line_end += 1
         match = None
         for start in range(at, len(seen)):

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from .app import FrameRecord
 from .backend import Vt100Backend
-from .log import LogRow, same_line
+from .log import LogRow, continues_line
 from .ops import LineFeed, MoveBy, Plan
 from .style import row_text
 from .terminal import TerminalFamily, TestTerminal
@@ -168,7 +168,7 @@ def _inserted_lines(frames: Sequence[FrameRecord], policy: WidthPolicy) -> list[
     for frame in frames:
         for row in frame.inserted:
             text = "".join(row_text(draw_log_row(row, frame.columns, policy, None)).split())
-            if previous is not None and same_line(previous, row) and lines:
+            if previous is not None and continues_line(previous, row) and lines:
                 rows, joined = lines[-1]
                 lines[-1] = (range(rows.start, offset + 1), joined + text)
             else:

@@ -65,3 +65,19 @@ def test_a_recorded_run_replays_to_the_same_text(tmp_path: Path) -> None:
     assert replayed.resizes == resizes and replayed.disagreed == 0
     assert replayed.terminal.all_lines() == shown
     assert replayed.verdict.summary() == check(TerminalText(tuple(shown)), lines).summary()
+
+
+# Recorded on VTE 0.70 (``storm -t vte --storms 1 --seed 15 --record``), where the run cut ``L0050``: at the shrink
+# from 33x17 to 55x8 two frames in flight moved up past the top of the shorter screen (``inline_render.replay``).
+# The replay of those frames found the line's first rows (inserted by a frame in flight, of an older version of the
+# open entry) and, further on, its later rows, and took the line for whole: the rows of two versions of one line
+# were compared as two lines.  The line is now checked as one (``log.continues_line``) and inserted again whole.
+RECORDED_VTE_15 = Path(__file__).parent / "realterm" / "recordings" / "vte-15-clamped-widening.jsonl"
+
+
+def test_the_vte_run_that_cut_a_line_at_a_clamped_widening_shrink_replays_with_every_line_once() -> None:
+    """The recorded VTE run replays on VTE's model, every cursor report reproduced, with every line once, in order."""
+    replayed = replay_recording(RECORDED_VTE_15, make_storm(15), TerminalFamily.VTE)
+    assert replayed.resizes == 8 and replayed.disagreed == 0
+    verdict = replayed.verdict
+    assert verdict.found == verdict.expected and verdict.ok, verdict.summary()

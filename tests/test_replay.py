@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 
 from inline_render.app import FrameRecord
-from inline_render.log import LogState, log_rows
+from inline_render.log import LogState, continues_line, log_rows
 from inline_render.ops import LineFeed, MoveBy, Text
 from inline_render.replay import clamped, replay_frames
 from inline_render.style import DEFAULT, Segment
@@ -103,6 +103,20 @@ def test_rows_of_two_versions_of_a_streaming_entry_make_one_piece() -> None:
     again = LogState().reinsert((early[0], late[1], late[2]))
     assert len(again.again) == 1
     assert again.again[0].entry is late[2].entry and again.again[0].start == 0
+
+
+def test_a_line_continued_by_a_version_that_dropped_the_lines_before_it_is_one_line() -> None:
+    """Rows of a long streamed entry inserted up to the middle of a line, then a delta: the newer version dropped the
+    inserted lines before that line (its offsets start later), and its first row still continues the line."""
+    body = "".join(f"line {number:04d} {'a' * 20}\n" for number in range(200))
+    log = LogState().append("text", "", entry_id="e", final=False).delta(0, body + f"long {'b' * 200}\n")
+    pending, _ = log_rows(log, 40, POLICY)
+    inserted = tuple(pending[:202])  # the 200 short lines, then the long line's first two rows
+    log = log.advance(inserted).delta(0, "more\n")
+    later = log_rows(log, 40, POLICY)[0]
+    assert later[0].entry.base > inserted[-1].entry.base  # the inserted text before the long line was dropped
+    assert continues_line(inserted[-1], later[0])
+    assert not continues_line(inserted[-3], later[0])  # the last short line's row: another line
 
 
 def test_a_new_entry_reusing_a_finished_ones_id_is_not_merged_into_its_piece() -> None:
