@@ -339,7 +339,7 @@ class LogState:
         text = view.text if view is not None and view is not old.view else old.text
         entry = Entry(self.next_key, old.kind, text, old.id, True, view, old.base, old.lines_end, old.lineage)
         done = self._with(index, entry)
-        if index == 0 and self.head > 0 and self.head >= entry.shown_end:
+        if index == 0 and self.head > 0 and self.head >= entry.shown_end and not _rows_from(entry, self.head):
             # Everything but the trailing newline is in scrollback already: nothing left to draw.
             return replace(done, entries=done.entries[1:], head=0)
         return done
@@ -357,7 +357,7 @@ class LogState:
         while entries[index].key != last.entry.key:  # cached rows may hold an equal, older Entry object
             index += 1
         entry = entries[index]
-        if last.end >= entry.shown_end and entry.final:
+        if last.end >= entry.shown_end and entry.final and (last.start == last.end or not _rows_from(entry, last.end)):
             return evolve(self, entries=entries[index + 1 :], head=0)
         head = last.end
         view = entry.view
@@ -487,6 +487,18 @@ def _view_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -> tup
     assert entry.view is not None
     spans = view_spans(entry.view, start, _cap(entry.kind, width), policy, entry.final)
     return tuple([_new_row(LogRow, (entry, *span)) for span in spans])
+
+
+def _rows_from(entry: Entry, offset: int) -> bool:
+    """Whether the final ``entry`` (its text shown up to ``shown_end``) has a row from ``offset`` on: a Markdown
+    view may end with an empty line starting at the end of its text (the separator before an empty code block),
+    which a plain text's trailing newline does not make."""
+    view = entry.view
+    if view is None:
+        return offset < entry.shown_end
+    if offset < len(view.text):
+        return True
+    return view.count > 0 and view.line(view.count - 1)[1] >= offset  # an empty last line starting at the end
 
 
 def _cap(kind: str, width: int) -> int:

@@ -236,3 +236,15 @@ def test_a_definition_in_stable_source_applies_after_it(text: str) -> None:
         want = rendered(text, 40)
         assert any("a (https://x.org/" in row for row in want)
         assert app.history[: len(want)] == want
+
+
+def test_an_answer_ending_in_an_empty_line_keeps_it_when_the_rows_before_it_are_inserted_first() -> None:
+    """A heading then an empty code block ends with an empty row (the separator) at the end of the display text:
+    inserting the heading's rows first, then that row, draws it once and then drops the entry."""
+    log = LogState(options=RenderOptions()).append("assistant", "# heading\n```python\n")
+    rows, _ = log_rows(log, 6, WidthPolicy.CODEPOINT)
+    assert [row_text(row).rstrip() for row in draw_log_rows(rows, 6, WidthPolicy.CODEPOINT)] == ["▸ head", "  ing", ""]
+    log = log.advance(tuple(rows[:2]))
+    rest, _ = log_rows(log, 6, WidthPolicy.CODEPOINT)
+    assert [(row.start, row.end) for row in rest] == [(rows[2].start, rows[2].end)]
+    assert log.advance(tuple(rest)).entries == ()
