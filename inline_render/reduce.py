@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from .app import RECENT_FRAMES, AppState
+from .app import RECENT_FRAMES, AppState, FrameRecord
 from .composer import normalize_key
 from .dialogs import FormDialog, PickDialog, PromptDialog, open_dialog
 from .editor import apply_completions, composer_key, composer_paste, composer_set, with_history
@@ -52,7 +52,8 @@ from .inputs import (
     Widget,
     Working,
 )
-from .log import LogRow, LogState, continues_line, log_rows, same_line
+from .log import LogRow, LogState, continues_line, entry_rows, log_rows, same_line
+from .ops import LineFeed, MoveBy
 from .outputs import Interrupt, Output
 from .preflight import is_diff_line, match_preview_header, match_ready, preview_header, ready_line
 from .replay import clamped, damaged_lines, replay_frames
@@ -314,14 +315,22 @@ def _resize(state: AppState, item: Resize, out: Outputs) -> AppState:
     # narrowest width of the tick: then no resize could cut or re-wrap them, and every move (up: CUU, down:
     # line feeds, which scroll rather than stop) kept its distance, so they are exactly as drawn.  The frames
     # acknowledged at the size they were drawn for came before the resize: only the later ones count.
+    # The rows the frames in flight were planned over count too: a row of theirs a narrowing re-wrapped taller
+    # between a row they moved up to and the cursor moved that row, and they wrote on a piece of it.
     trusted, first_written = index, screen.written_by(in_flight)
-    if in_flight and (cursor_split or not _rows_fit(drawn[first_written : index + 1], narrowest, state)):
+    if in_flight and (
+        cursor_split
+        or not _rows_fit(drawn[first_written : index + 1], narrowest, state)
+        or not all(_reached_rows_fit(frame, narrowest, state) for frame in screen.recent_frames[-in_flight:])
+    ):
         trusted = min(index, first_written)
     if state.config.resize_reflow:
         state = _commit_drawn_rows(state, trusted, kept=True)
     if now < index:
         # The terminal pushed the viewport's top rows into scrollback itself (one screen row each).
         state = _commit_drawn_rows(state, min(index - now, trusted), kept=False)
+    if trusted < index and state.config.resize_reflow and not glued:
+        state = _redrawn_line_again(state)
     # Rows this tick counted as inserted (kept or pushed, by this resize or an earlier one of the tick) are no
     # longer the viewport's: it starts below them.
     counted = state.kept_rows + state.pushed_rows
@@ -479,6 +488,41 @@ def _found_in_order(rows: list[LogRow], texts: list[str], seen: list[str]) -> tu
         if found < line_end:
             break  # the line runs on past the end of what was seen
     return found, ends
+
+
+def _reached_rows_fit(frame: FrameRecord, columns: int, state: AppState) -> bool:
+    """The rows ``frame`` was planned over, from the highest one it moved up to (``CUU`` from its cursor, line feeds
+    at the bottom scrolling them up) down to the last drawn, are at most ``columns`` wide."""
+    bottom = frame.rows - 1
+    row = highest = frame.cursor[0]
+    scrolled = 0
+    for op in frame.ops:
+        if type(op) is MoveBy:
+            row = max(0, min(row + op.rows, bottom))
+            highest = min(highest, row + scrolled)  # in the rows as they were before the frame
+        elif type(op) is LineFeed:
+            if row == bottom:
+                scrolled += 1
+            else:
+                row += 1
+    return _rows_fit(frame.drawn[max(0, highest - frame.top) :], columns, state)
+
+
+def _redrawn_line_again(state: AppState) -> AppState:
+    """The viewport is redrawn from a row that continues a line whose first rows are in scrollback already: pieces
+    of rows the terminal re-wrapped taller may stay between the two, and the line would read cut.  It is inserted
+    again, whole (its first rows, counted back from the last row inserted, are a ghost copy now)."""
+    if state.log.again:
+        return state  # a line is queued again already: the first pending row starts it
+    width, policy = state.screen.drawn_columns or state.columns, state.config.width_policy
+    pending, _ = log_rows(state.log, width, policy)
+    if not pending or pending[0].start <= pending[0].line_start:
+        return state
+    first = pending[0]
+    cells = state.log.options is not None and state.log.options.wrap_cells
+    rows = entry_rows(first.entry, first.line_start, width, policy, cells)
+    earlier = [row for row in rows if row.end <= first.start and row.line_start == first.line_start]
+    return _insert_again(state, earlier, range(len(earlier)))
 
 
 def _frames_in_flight(item: Resize) -> int:

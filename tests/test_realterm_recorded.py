@@ -81,3 +81,19 @@ def test_the_vte_run_that_cut_a_line_at_a_clamped_widening_shrink_replays_with_e
     assert replayed.resizes == 8 and replayed.disagreed == 0
     verdict = replayed.verdict
     assert verdict.found == verdict.expected and verdict.ok, verdict.summary()
+
+
+# Recorded on VTE 0.70 (seed 1), where the run cut ``L0033``: a frame in flight at the narrowing from 35x32 to 34x26
+# moved up 6 rows to rewrite the line's last row, which the narrowing had re-wrapped into two rows (it was 35 wide);
+# it wrote on the second piece and left the first above.  Every row the frame wrote fit the new width, so its rows
+# were trusted and counted as inserted.  Now the rows it was planned over count too (a row re-wrapped taller among
+# them is distrusted), and the line, whose first rows were in scrollback already, is inserted again whole.
+RECORDED_VTE_1 = Path(__file__).parent / "realterm" / "recordings" / "vte-1-rewrapped-target-row.jsonl"
+
+
+def test_the_vte_run_whose_frame_in_flight_wrote_on_a_rewrapped_row_replays_with_every_line_once() -> None:
+    """The recorded VTE run replays on VTE's model, every cursor report reproduced, with every line once, in order."""
+    replayed = replay_recording(RECORDED_VTE_1, make_storm(1), TerminalFamily.VTE)
+    assert replayed.resizes == 8 and replayed.disagreed == 0
+    verdict = replayed.verdict
+    assert verdict.found == verdict.expected and verdict.ok, verdict.summary()
