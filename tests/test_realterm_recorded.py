@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from realterm.app import chunks, entries
 from realterm.checker import TerminalText, check
 from realterm.lines import storm_lines
@@ -67,33 +68,25 @@ def test_a_recorded_run_replays_to_the_same_text(tmp_path: Path) -> None:
     assert replayed.verdict.summary() == check(TerminalText(tuple(shown)), lines).summary()
 
 
-# Recorded on VTE 0.70 (``storm -t vte --storms 1 --seed 15 --record``), where the run cut ``L0050``: at the shrink
-# from 33x17 to 55x8 two frames in flight moved up past the top of the shorter screen (``inline_render.replay``).
-# The replay of those frames found the line's first rows (inserted by a frame in flight, of an older version of the
-# open entry) and, further on, its later rows, and took the line for whole: the rows of two versions of one line
-# were compared as two lines.  The line is now checked as one (``log.continues_line``) and inserted again whole.
-RECORDED_VTE_15 = Path(__file__).parent / "realterm" / "recordings" / "vte-15-clamped-widening.jsonl"
+# Runs recorded on VTE 0.70 (``storm -t vte --storms 1 --seed S --record``) that cut a line, each a regression test:
+# * seed 15 cut ``L0050``: at the shrink from 33x17 to 55x8 two frames in flight moved up past the top of the shorter
+#   screen (``inline_render.replay``).  The replay of those frames found the line's first rows (inserted by a frame in
+#   flight, of an older version of the open entry) and, further on, its later rows, and took the line for whole: the
+#   rows of two versions of one line were compared as two lines.  The line is now checked as one
+#   (``log.continues_line``) and inserted again whole.
+# * seed 1 cut ``L0033``: a frame in flight at the narrowing from 35x32 to 34x26 moved up 6 rows to rewrite the line's
+#   last row, which the narrowing had re-wrapped into two rows (it was 35 wide); it wrote on the second piece and left
+#   the first above.  Every row the frame wrote fit the new width, so its rows were trusted and counted as inserted.
+#   Now the rows it was planned over count too (a row re-wrapped taller among them is distrusted), and the line,
+#   whose first rows were in scrollback already, is inserted again whole.
+RECORDED_VTE = {15: "vte-15-clamped-widening.jsonl", 1: "vte-1-rewrapped-target-row.jsonl"}
 
 
-def test_the_vte_run_that_cut_a_line_at_a_clamped_widening_shrink_replays_with_every_line_once() -> None:
+@pytest.mark.parametrize("seed", sorted(RECORDED_VTE), ids=[RECORDED_VTE[seed] for seed in sorted(RECORDED_VTE)])
+def test_a_recorded_vte_run_that_cut_a_line_replays_with_every_line_once(seed: int) -> None:
     """The recorded VTE run replays on VTE's model, every cursor report reproduced, with every line once, in order."""
-    replayed = replay_recording(RECORDED_VTE_15, make_storm(15), TerminalFamily.VTE)
-    assert replayed.resizes == 8 and replayed.disagreed == 0
-    verdict = replayed.verdict
-    assert verdict.found == verdict.expected and verdict.ok, verdict.summary()
-
-
-# Recorded on VTE 0.70 (seed 1), where the run cut ``L0033``: a frame in flight at the narrowing from 35x32 to 34x26
-# moved up 6 rows to rewrite the line's last row, which the narrowing had re-wrapped into two rows (it was 35 wide);
-# it wrote on the second piece and left the first above.  Every row the frame wrote fit the new width, so its rows
-# were trusted and counted as inserted.  Now the rows it was planned over count too (a row re-wrapped taller among
-# them is distrusted), and the line, whose first rows were in scrollback already, is inserted again whole.
-RECORDED_VTE_1 = Path(__file__).parent / "realterm" / "recordings" / "vte-1-rewrapped-target-row.jsonl"
-
-
-def test_the_vte_run_whose_frame_in_flight_wrote_on_a_rewrapped_row_replays_with_every_line_once() -> None:
-    """The recorded VTE run replays on VTE's model, every cursor report reproduced, with every line once, in order."""
-    replayed = replay_recording(RECORDED_VTE_1, make_storm(1), TerminalFamily.VTE)
+    path = Path(__file__).parent / "realterm" / "recordings" / RECORDED_VTE[seed]
+    replayed = replay_recording(path, make_storm(seed), TerminalFamily.VTE)
     assert replayed.resizes == 8 and replayed.disagreed == 0
     verdict = replayed.verdict
     assert verdict.found == verdict.expected and verdict.ok, verdict.summary()
