@@ -428,7 +428,18 @@ class _Planner:
 
     def push_staged(self, count: int) -> None:
         """Line feeds at the viewport's last row move the ``count`` rows staged at its top above it, into
-        history or onto the screen rows above: they count as inserted, and the viewport's rows move up."""
+        history or onto the screen rows above: they count as inserted, and the viewport's rows move up.
+
+        The viewport's rows under the log's (status, composer, a dialog) are erased first.  A terminal that shrank
+        before it read this frame has fewer rows above them than planned, and the line feeds push them into its
+        history: they would stay there as a ghost of the composer.  Erased, a blank row goes instead.  They are
+        drawn again anyway (the line feeds move them up, where the frame has other rows)."""
+        chrome = max(count, self.drawn_log_rows)
+        if any(row is None or row for row in self.drawn[chrome:]):  # None: not known to be blank
+            # Never the home position (``chrome`` is at least 1), where ``ESC[J`` is ``erase_from``'s concern.
+            self.move(self.top + chrome, 0)
+            self.ops.append(_ERASE_DOWN)
+            self.drawn[chrome:] = [()] * (self.height - chrome)
         self.move(self.top + self.height - 1, None)
         self.top += self.line_feeds(count, inserted=True)
         self.drawn = self.drawn[count:] + [()] * count
