@@ -454,7 +454,7 @@ class _Planner:
         Only staged rows, in the viewport, are linked, never to a row an earlier batch or frame left above the
         viewport: nothing is written to a committed row.  Moves are relative to the cursor and no text is put at
         a column planned for the width: a terminal that narrowed before it read the frame wraps the text at its
-        width, as the rows of any frame in flight then (``reduce._resize``).  The layout inserts only whole lines."""
+        width, as the rows of any frame in flight then (``reduce_resize``).  The layout inserts only whole lines."""
         # Where each line ends (one past its last row), found once.
         ends = [
             index for index in range(1, len(to_insert)) if not continues_line(to_insert[index - 1], to_insert[index])

@@ -1,7 +1,7 @@
 """What the terminal did with the frames in flight at a resize: they are replayed on a model of it.
 
 Every frame moves the cursor relative to itself, so a resize the terminal applied between frames or
-inside one keeps our rows where the cursor expects them (``reduce._resize``).  One move breaks that: a
+inside one keeps our rows where the cursor expects them (``reduce_resize``).  One move breaks that: a
 frame moves up from the composer (``CUU``) as far as the first row it writes, and on a screen that a
 shrink left with fewer rows than that, the move stops at the top row.  Every row the frame writes then
 lands lower than planned, as a diff over other text than the one it was diffed against, and its line

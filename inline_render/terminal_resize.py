@@ -83,7 +83,7 @@ class TerminalFamily(enum.Enum):
     @property
     def reflows(self) -> bool:
         """Re-wraps rows on a width change instead of cutting them (measured): a resize may then keep the
-        committed rows where the terminal put them (see ``reduce._resize``)."""
+        committed rows where the terminal put them (see ``reduce_resize``)."""
         return self in (TerminalFamily.TMUX, TerminalFamily.VTE, TerminalFamily.XTERMJS, TerminalFamily.SCREEN)
 
 

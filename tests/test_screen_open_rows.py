@@ -90,6 +90,6 @@ def test_only_the_damaged_line_is_inserted_again() -> None:
 def test_without_inserting_it_again_the_line_is_cut(monkeypatch: pytest.MonkeyPatch) -> None:
     """The same with the resize's replay turned off: the line's rows are no longer where they were inserted (the
     harness finds one missing above the viewport)."""
-    monkeypatch.setattr("inline_render.reduce._soft_lines_in_flight", lambda state, item: state)
+    monkeypatch.setattr("inline_render.reduce_resize._soft_lines_in_flight", lambda state, item: state)
     with pytest.raises(AssertionError, match="is missing above the viewport"):
         _glued(24)
