@@ -31,12 +31,15 @@ __all__ = [
     "EraseDown",
     "EraseLine",
     "HideCursor",
+    "Index",
     "Inserted",
     "LineFeed",
     "MoveBy",
     "Op",
     "Plan",
     "ResetStyle",
+    "RestoreCursor",
+    "SaveCursor",
     "ShowCursor",
     "Text",
     "as_ops",
@@ -82,6 +85,23 @@ class AutowrapOff:
     operations (``effects.cursor_after``)."""
 
     wrapped: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Index:
+    """``ESC D`` (IND): down a row, scrolling the screen at its bottom row, the column kept (a line feed may return
+    to column 0: onlcr).  GNU screen keeps a pending wrap through it, as through ``CUU`` and ``SaveCursor``: the
+    streamed text's end (``effects_stream``) stays where the next character continues the text."""
+
+
+@dataclass(frozen=True, slots=True)
+class SaveCursor:
+    """``ESC 7`` (DECSC): the streamed text's end, before the rows under it are drawn (``effects_stream``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RestoreCursor:
+    """``ESC 8`` (DECRC): back to the streamed text's end (``effects_stream``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +187,9 @@ Op = Union[
     DeleteLines,
     HideCursor,
     ShowCursor,
+    Index,
+    SaveCursor,
+    RestoreCursor,
     MoveBy,
     Text,
     ResetStyle,

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from .app import FrameRecord
 from .backend import Vt100Backend
 from .log import LogRow, continues_line
-from .ops import LineFeed, MoveBy, Plan
+from .ops import Index, LineFeed, MoveBy, Plan, RestoreCursor, SaveCursor
 from .style import row_text
 from .terminal import TerminalFamily, TestTerminal
 from .text import WidthPolicy
@@ -52,15 +52,19 @@ def clamped(frames: Sequence[FrameRecord], met_rows: int) -> bool:
     terminal took before the first of them (its cursor then on the same row, or the bottom one)."""
     if not frames:
         return False
-    row = min(frames[0].cursor[0], met_rows - 1)
+    row = saved = min(frames[0].cursor[0], met_rows - 1)
     for frame in frames:
         for op in frame.ops:
             if type(op) is MoveBy:
                 if op.rows < 0 and row + op.rows < 0:
                     return True
                 row = max(0, min(row + op.rows, met_rows - 1))
-            elif type(op) is LineFeed:
+            elif type(op) is LineFeed or type(op) is Index:
                 row = min(row + 1, met_rows - 1)
+            elif type(op) is SaveCursor:
+                saved = row
+            elif type(op) is RestoreCursor:
+                row = saved
     return False
 
 

@@ -137,10 +137,19 @@ class TestTerminal:
             return min(ends) if ends else len(text)
         if kind == "7":
             self.saved = (self.x, self.y)
+            if self.family is TerminalFamily.SCREEN and self.pending_wrap:
+                self.saved = (self.columns, self.y)  # screen's pending wrap is its column one past the last
         elif kind == "8":
             # A resize since the save may have left it outside the screen: it is clamped, as terminals do.
             self.x, self.y = min(self.saved[0], self.columns - 1), min(self.saved[1], self.rows - 1)
-            self.pending_wrap = False
+            # GNU screen restores a pending wrap (measured: the next character continues the text on the next row):
+            # its column one past the last, which a widening since leaves inside the row (not pending then).
+            self.pending_wrap = self.family is TerminalFamily.SCREEN and self.saved[0] >= self.columns
+        elif kind == "D":
+            # IND: down a row (scrolling at the bottom), the column kept; GNU screen keeps a pending wrap (measured).
+            pending = self.pending_wrap and self.family is TerminalFamily.SCREEN
+            self._line_feed(hard=True)
+            self.pending_wrap = pending
         elif kind == "c":
             self.violations.append("RIS (full reset)")
         else:
@@ -176,7 +185,8 @@ class TestTerminal:
                 self.x = max(0, self.x - step)
             else:
                 self.x = min(self.columns, step) - 1
-            self.pending_wrap = False
+            # GNU screen keeps a pending wrap through CUU and CUD (measured), not through a column move.
+            self.pending_wrap = self.pending_wrap and final in "AB" and self.family is TerminalFamily.SCREEN
         elif final == "M":
             self._delete_lines(max(1, first))
         elif final == "K":
@@ -324,8 +334,8 @@ class TestTerminal:
         if width == 0:
             self._attach(cluster)
             return
-        if self.pending_wrap and self.autowrap:
-            self._soft_wrap()
+        if self.pending_wrap and (self.autowrap or self.family is TerminalFamily.SCREEN):
+            self._soft_wrap()  # GNU screen wraps a pending wrap set with autowrap on even after ``ESC[?7l`` (measured)
         if self.x + width > self.columns:
             if not self.autowrap and width > 1 and self.family is TerminalFamily.XTERMJS:
                 return  # xterm.js drops a wide character that cannot fit without autowrap
@@ -450,6 +460,10 @@ class TestTerminal:
         self.resize_pushes.append(self.scrollback[kept:] if kept == len(before) else [])
         self.extent = min(buf.extent, rows)
         self.top, self.bottom = 0, rows - 1
+        if self.family is TerminalFamily.SCREEN:
+            # screen moves the saved cursor's row as far as the cursor moved, its column only clamped (resize.c).
+            saved_x, saved_y = self.saved
+            self.saved = (min(saved_x, columns), max(0, min(saved_y + min(buf.y, rows - 1) - self.y, rows - 1)))
         self.x, self.y = min(buf.x, columns - 1), min(buf.y, rows - 1)
         # VTE and screen keep a cursor that a reflow put past the last cell there (the next character wraps).
         self.pending_wrap = buf.x >= columns and self.family in (TerminalFamily.VTE, TerminalFamily.SCREEN)
