@@ -84,6 +84,10 @@ class Screen:
     """Set by a failed write that stopped inside a line written with autowrap on (``Config.soft_wrap_lines``):
     how far its text went is unknown, so is the cursor's row.  The retry first moves up as far as the screen goes
     (``CUU`` stops at its top row), which it then knows, and anchors from there."""
+    stream: tuple[tuple[Row, ...], ...] | None = None
+    """GNU screen (``Config.soft_wrap_lines``, ``effects_stream``): the viewport's log rows, line by line, written as
+    one text whose end the cursor rests on, as ``printf``'s (None: not so).  Screen re-wraps that text and the cursor
+    with it at a resize, so frames append at the cursor and a resize counts the rows the text takes."""
 
     @property
     def first_written(self) -> int:

@@ -25,6 +25,7 @@ import wcwidth
 
 from .app import RECENT_FRAMES, AppState, FrameRecord, Screen
 from .bulk import draw_insert_rows, last_cell_start, split_last_cell, stage_blank, write_last_cell
+from .effects_stream import plan_stream
 from .evolve import copier, fast_init, maker
 from .layout import Frame, Layout
 from .log import LogRow, continues_line
@@ -39,12 +40,15 @@ from .ops import (
     EraseDown,
     EraseLine,
     HideCursor,
+    Index,
     Inserted,
     LineFeed,
     MoveBy,
     Op,
     Plan,
     ResetStyle,
+    RestoreCursor,
+    SaveCursor,
     ShowCursor,
     Text,
     as_ops,
@@ -618,6 +622,14 @@ def plan_frame(state: AppState, layout: Layout, frame: Frame) -> RowsPlan | tupl
             last = _LAST_UNCHANGED[None] = Projection(state.screen, 0)
         return _NO_OPS, last
     screen = state.screen
+    if state.config.soft_wrap_lines:
+        streamed = plan_stream(state, layout, frame)
+        if streamed is not None:
+            plan, after = streamed
+            if plan.ops:
+                frames = _recent_frames(state, screen.recent_frames, plan, layout.to_insert)
+                after = replace(after, recent_frames=frames)
+            return plan, Projection(after, len(layout.to_insert))
     if (
         not layout.to_insert
         and screen.anchored
@@ -673,6 +685,7 @@ def _plan(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projecti
         False,  # ghost_above
         None,  # resized_from
         False,  # lost_row
+        None,  # stream: the planner draws rows one by one (``effects_stream`` writes the open line as one text)
     )
     return plan, Projection(screen, len(layout.to_insert))
 
@@ -759,6 +772,7 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> RowsPlan:
         False,  # ghost_above (the default, as in _plan)
         None,  # resized_from (the default, as in _plan)
         False,  # lost_row (the default, as in _plan)
+        None,  # stream (rows-only frames are not stream frames)
     )
     return _new(RowsPlan, (planned, screen, state.fault))
 
@@ -830,13 +844,17 @@ def cursor_after(state: AppState, ops: tuple[Op, ...]) -> tuple[int, int, bool, 
         row = screen.cursor[0]
     else:
         row = screen.start_row if screen.start_row is not None else state.rows - 1
-    last, inside = state.rows - 1, False
+    last, inside, saved = state.rows - 1, False, row
     for op in ops:
         kind = type(op)
         if kind is MoveBy:
             row = max(0, min(row + cast(MoveBy, op).rows, last))
-        elif kind is LineFeed:
+        elif kind is LineFeed or kind is Index:
             row = min(row + 1, last)
+        elif kind is SaveCursor:
+            saved = row
+        elif kind is RestoreCursor:
+            row = saved
         elif kind is Anchored:
             top, anchored = cast(Anchored, op).top, True
         elif kind is Inserted:
@@ -859,6 +877,10 @@ def settle(state: AppState, layout: Layout, plan: Plan, projection: Projection, 
         screen = projection.screen
         if inserted:
             sync, cursor = SyncPhase.INSERTED_NEEDS_REDRAW, CursorPhase.HIDDEN_DURING_SCROLLBACK_INSERT
+        elif screen.stream is not None:
+            # GNU screen: the open line goes into the terminal's own text as it streams (effects_stream), and the
+            # cursor stays hidden at its end until the line is finished; the frame after that shows it.
+            sync, cursor = SyncPhase.IDLE, CursorPhase.HIDDEN_AT_TEXT_END
         else:
             sync, cursor = SyncPhase.IDLE, CursorPhase.VISIBLE_AT_COMPOSER
     else:
@@ -866,7 +888,10 @@ def settle(state: AppState, layout: Layout, plan: Plan, projection: Projection, 
         top, row, anchored, lost = cursor_after(state, plan.ops[: result.ops_written])
         screen = replace(
             state.screen, top=top, anchored=anchored, drawn=None, cursor=(row, -1), cursor_visible=None, broken=True,
-            lost_row=lost,
+            lost_row=lost, stream=None,
+            # A stream frame (effects_stream) cut inside its text may have scrolled the screen once more than its
+            # operations tell: the piece of the line above the top may continue into it; one blank row between.
+            ghost_above=lost and any(type(op) is Index for op in plan.ops),
         )  # fmt: skip
         if inserted < projection.rows_planned:
             sync = SyncPhase.NEEDS_INSERT

@@ -85,7 +85,8 @@ class Resize:
     trusted for this resize.  ``in_flight_frames``: how many of the last frames that may be, when known
     (the terminal acknowledged the ones before with the size they were drawn for); None: unknown, every
     recent frame is distrusted.  ``in_flight_columns`` x ``in_flight_rows``: the size the first frame in flight
-    met, as its acknowledgement says; None: unknown.
+    met, as its acknowledgement says; None: unknown.  ``cursor_column``: the report's column (GNU screen's stream
+    frames check with it that the frames in flight appended where the text ended, ``reduce_resize``).
     """
 
     TYPE: ClassVar[str] = "resize"
@@ -96,6 +97,7 @@ class Resize:
     in_flight_frames: int | None = None
     in_flight_columns: int | None = None
     in_flight_rows: int | None = None
+    cursor_column: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -424,6 +426,7 @@ _CHECKS: dict[tuple[str, str], tuple[Any, str]] = {
     ("resize", "in_flight_frames"): (lambda v: 0 <= v <= MAX_INT, f"between 0 and {MAX_INT}"),
     ("resize", "in_flight_columns"): (lambda v: 1 <= v <= MAX_TERMINAL_SIDE, f"between 1 and {MAX_TERMINAL_SIDE}"),
     ("resize", "in_flight_rows"): (lambda v: 1 <= v <= MAX_TERMINAL_SIDE, f"between 1 and {MAX_TERMINAL_SIDE}"),
+    ("resize", "cursor_column"): (lambda v: v is None or 0 <= v < MAX_TERMINAL_SIDE, "a column >= 0"),
     ("key", "key"): (lambda v: v != "", "a non-empty key name"),
     ("log.append", "kind"): (lambda v: v in LOG_KINDS, f"one of {', '.join(LOG_KINDS)}"),
     ("notify", "notify_type"): (lambda v: v in NOTIFY_TYPES, f"one of {', '.join(NOTIFY_TYPES)}"),

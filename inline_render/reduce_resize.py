@@ -15,9 +15,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from .app import RECENT_FRAMES, AppState, FrameRecord
+from .effects_stream import appends_at_cursor, rewrap_stream
 from .inputs import Resize
 from .log import LogRow, continues_line, entry_rows, log_rows, same_line
-from .ops import LineFeed, MoveBy
+from .ops import Index, LineFeed, MoveBy, RestoreCursor, SaveCursor
 from .outputs import Output
 from .replay import clamped, damaged_lines, replay_frames
 from .style import Row, row_text, row_width
@@ -41,6 +42,11 @@ def reduce_resize(state: AppState, item: Resize, out: list[Output]) -> AppState:
     screen = state.screen
     if not screen.anchored:
         return replace(state, columns=item.columns, rows=item.rows)
+    if screen.stream is not None:
+        # Without a report (screen answers one: its family is known by its DA2) the cursor's row is taken as kept;
+        # the stream's frames move relative to the cursor, which screen keeps at the text's end, whatever the row.
+        row = item.cursor_row if item.cursor_row is not None else (screen.cursor or (screen.top, 0))[0]
+        return _resize_stream(state, item, row)
     drawn = screen.drawn or ()
     cursor_row, column = screen.cursor if screen.cursor is not None else (screen.top + (len(drawn) or 1) - 1, 0)
     in_flight, narrowest = _frames_in_flight(item), item.columns
@@ -54,7 +60,19 @@ def reduce_resize(state: AppState, item: Resize, out: list[Output]) -> AppState:
     cursor_split = state.config.soft_wrap_lines and column >= narrowest
     column = min(max(0, column), item.columns - 1)
     glued = False
-    if in_flight and screen.resized_from is None:
+    # GNU screen: the frames in flight that inserted lines appended them at the cursor (``effects_stream``), which
+    # screen carries with the text, never at a planned column: replaying them on a model of rows drawn one by one
+    # would find damage that is not there (and insert lines again).  A frame that started the text moved up to the
+    # viewport's top first, as the row-by-row frames do, and is replayed as they are.
+    flight = screen.recent_frames[-in_flight:] if in_flight else ()
+    appended = [appends_at_cursor(frame.ops) for frame in flight]
+    streamed = (
+        state.config.soft_wrap_lines
+        and len(flight) == in_flight > 0
+        and any(appended)
+        and all(append for append, frame in zip(appended, flight, strict=True) if frame.inserted)
+    )
+    if in_flight and screen.resized_from is None and not streamed:
         replayed = _resize_replayed(state, item, column)
         if replayed is not None:
             return replayed
@@ -111,6 +129,63 @@ def reduce_resize(state: AppState, item: Resize, out: list[Output]) -> AppState:
         recent_frames=(),
     )
     return replace(state, columns=item.columns, rows=item.rows, screen=screen)
+
+
+def _resize_stream(state: AppState, item: Resize, now: int) -> AppState:
+    """GNU screen, the cursor at the end of the open text (``Screen.stream``, ``effects_stream``): screen re-wrapped
+    that text as one, with the cursor, and every frame in flight appended at the cursor, so the text ends where the
+    cursor report says and takes the rows its cells fill at the new width (``rewrap_stream``; the least it can be
+    with wide characters: the viewport's top is never counted above the text's first row).  Nothing in the viewport
+    is committed and nothing is redrawn: the next frame draws the rows under the text again.  Where the text's head
+    went into history (more rows than the cursor has above it), the text is drawn again from the screen's top."""
+    screen = state.screen
+    assert screen.stream is not None
+    policy = state.config.width_policy
+    width = screen.drawn_columns or state.columns
+    taken, rewrapped, column = rewrap_stream(screen.stream, width, item.columns, policy)
+    now = max(0, min(now, item.rows - 1))
+    top = now - (taken - 1)
+    # A frame in flight whose ``ESC 7`` came before the resize and its ``ESC 8`` after put its text where screen
+    # moved the saved position, not where the text ended: never above the text's row (the rows between it and the
+    # cursor then were hard rows), but within a row of it.  The report's column tells: then the text is not known
+    # and its top is counted one row lower (never above the text's first row; a piece of it may stay above).
+    in_flight = item.frames_in_flight or bool(item.in_flight_frames)
+    last = item.columns - 1
+    reported = item.cursor_column
+    # A text that now ends on the last column: screen puts the cursor at the start of the row under it (measured,
+    # ``terminal_resize``), which the text continues on; without the column, so counted (the lower top).
+    on_next = column == item.columns and (reported is None or reported == 0) and taken > 0
+    damaged = in_flight and (
+        reported is None or column is None or (not on_next and min(reported, last) != min(column, last))
+    )
+    if on_next and rewrapped is not None:
+        top = now - taken  # the text's rows end on the row above the cursor
+        rewrapped = (*rewrapped[:-1], (*rewrapped[-1], ()))  # the row the cursor is on, nothing on it yet
+        taken += 1
+    if damaged:
+        rewrapped, top = None, top + 1
+    if rewrapped is None:
+        top = max(0, min(top, now))  # the lowest top the text can have
+    # A text taller than the screen went up into history with its head (the viewport shows its last rows).
+    shown = taken - max(0, -top)
+    top = max(0, top)
+    after = replace(
+        screen,
+        top=top,
+        drawn=None,
+        drawn_columns=item.columns,
+        drawn_log_rows=shown if rewrapped is not None else 0,
+        cursor=(now, 0 if on_next and rewrapped is not None else -1),
+        recent_written=(),
+        recent_frames=(),
+        resized_from=None,
+        stream=rewrapped,
+        # Not known row for row: anchored again from that top, one blank row above it (a piece of the text that
+        # the count left above would otherwise continue into the viewport's first row).
+        broken=rewrapped is None,
+        ghost_above=rewrapped is None,
+    )
+    return replace(state, columns=item.columns, rows=item.rows, screen=after)
 
 
 def _soft_lines_in_flight(state: AppState, item: Resize) -> AppState:
@@ -254,15 +329,20 @@ def _reached_rows_fit(frame: FrameRecord, columns: int, state: AppState) -> bool
     bottom = frame.rows - 1
     row = highest = frame.cursor[0]
     scrolled = 0
+    saved = row
     for op in frame.ops:
         if type(op) is MoveBy:
             row = max(0, min(row + op.rows, bottom))
             highest = min(highest, row + scrolled)  # in the rows as they were before the frame
-        elif type(op) is LineFeed:
+        elif type(op) is LineFeed or type(op) is Index:
             if row == bottom:
                 scrolled += 1
             else:
                 row += 1
+        elif type(op) is SaveCursor:
+            saved = row
+        elif type(op) is RestoreCursor:
+            row = saved
     return _rows_fit(frame.drawn[max(0, highest - frame.top) :], columns, state)
 
 

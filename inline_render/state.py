@@ -41,6 +41,10 @@ class CursorPhase(enum.Enum):
 
     VISIBLE_AT_COMPOSER = "visible_at_composer"
     HIDDEN_DURING_SCROLLBACK_INSERT = "hidden_during_scrollback_insert"
+    # GNU screen only (``Config.soft_wrap_lines``, ``effects_stream``), beyond seed 002's two: while a line streams it
+    # goes into the terminal's own text as printf's would, and the cursor rests hidden at its end, where screen's
+    # re-wrap carries it; the frame after the line is finished shows it at the composer.
+    HIDDEN_AT_TEXT_END = "hidden_at_text_end"
 
 
 @fast_init
@@ -86,6 +90,10 @@ def check_invariants(before: RenderState, after: RenderState, *, log_cleared: bo
         )
     if before.confirm_phase is ConfirmPhase.NONE and after.confirm_phase is ConfirmPhase.ACTIVE:
         raise InvariantViolation("confirm_phase went from none to active without a pending draw")
+    if after.cursor_phase is CursorPhase.HIDDEN_AT_TEXT_END:
+        if after.sync_phase is not SyncPhase.IDLE:
+            raise InvariantViolation(f"cursor_phase hidden_at_text_end with sync_phase {after.sync_phase.value}")
+        return
     hidden = after.cursor_phase is CursorPhase.HIDDEN_DURING_SCROLLBACK_INSERT
     if (
         hidden != (after.sync_phase is SyncPhase.INSERTED_NEEDS_REDRAW)

@@ -1,7 +1,8 @@
 """GNU screen (``Config.soft_wrap_lines``): a finished line goes into the terminal's own text at once, written as
 one text as ``printf``'s would be, and the viewport is only as tall as what is still open (no rows of finished
-text that a shrink would push into history unlinked, no blank rows under the composer); a line that a frame in
-flight at a narrowing wrote under a row the narrowing split is inserted again (``replay.damaged_lines``)."""
+text that a shrink would push into history unlinked, no blank rows under the composer); streamed, the open line is
+one text appended at the cursor (``effects_stream``); drawn row by row, a line that a frame in flight at a narrowing
+wrote under a row the narrowing split is inserted again (``replay.damaged_lines``)."""
 
 from __future__ import annotations
 
@@ -70,26 +71,46 @@ def _glued(narrow: int) -> str:
     return check(TerminalText(tuple(app.terminal.all_lines())), [*FIRST, LONG, TAIL]).summary()
 
 
+def _rows_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The open line drawn row by row, as the planner still draws it after a broken write or an anchoring."""
+    monkeypatch.setattr("inline_render.effects.plan_stream", lambda state, layout, frame: None)
+
+
 @pytest.mark.parametrize("narrow", [12, 24, 33])
-def test_a_line_written_under_a_split_row_by_a_frame_in_flight_is_inserted_again(narrow: int) -> None:
+def test_a_line_written_under_a_split_row_by_a_frame_in_flight_is_inserted_again(
+    narrow: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The frame in flight moves up over the open line's rows, which the narrowing split, lands under a piece that
     continues into the next row and writes the finished line there: screen holds it as that piece's continuation.
     The resize replays the frame on screen's model, finds it, and inserts the line again: every line is shown
-    whole (after a ghost of it, not cut)."""
+    whole (after a ghost of it, not cut).  Row by row (``_rows_path``)."""
+    _rows_path(monkeypatch)
     verdict = _glued(narrow)
     assert "missing 0," in verdict, verdict
 
 
-def test_only_the_damaged_line_is_inserted_again() -> None:
-    """The line after the glued one reached screen whole: it is not inserted again (it showed twice when every line
-    after a damaged one was), so the glued line comes after it (out of order) and nothing is shown twice."""
+@pytest.mark.parametrize("narrow", [12, 24, 33])
+def test_streamed_the_line_is_whole_and_nothing_is_inserted_again(narrow: int) -> None:
+    """Streamed as one text (``effects_stream``), the frame in flight appends at the cursor, which screen's re-wrap
+    carried to the text's end: the line is whole in screen's text, nothing is inserted again, shown twice or out of
+    order (drawn row by row, below, it was glued and inserted again after the next line)."""
+    verdict = _glued(narrow)
+    assert "missing 0," in verdict and "duplicated 0," in verdict and "out of order 0," in verdict, verdict
+
+
+def test_only_the_damaged_line_is_inserted_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Row by row: the line after the glued one reached screen whole: it is not inserted again (it showed twice when
+    every line after a damaged one was), so the glued line comes after it (out of order) and nothing is shown
+    twice."""
+    _rows_path(monkeypatch)
     verdict = _glued(24)
     assert "missing 0," in verdict and "duplicated 0," in verdict and "out of order 1 (L0009)" in verdict, verdict
 
 
 def test_without_inserting_it_again_the_line_is_cut(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The same with the resize's replay turned off: the line's rows are no longer where they were inserted (the
+    """Row by row, with the resize's replay turned off: the line's rows are no longer where they were inserted (the
     harness finds one missing above the viewport)."""
+    _rows_path(monkeypatch)
     monkeypatch.setattr("inline_render.reduce_resize._soft_lines_in_flight", lambda state, item: state)
     with pytest.raises(AssertionError, match="is missing above the viewport"):
         _glued(24)

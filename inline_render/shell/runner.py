@@ -623,7 +623,8 @@ class InlineApp(AppApi, SessionFeatures):
             row, count = (report.row, unsettled) if report is not None else (None, None)
             met_columns, met_rows = (self._first_met if unsettled else None) or (None, None)
             self._first_met = None
-            resize = Resize(size[0], size[1], row, in_flight, count, met_columns, met_rows)
+            column = report.col if report is not None else None
+            resize = Resize(size[0], size[1], row, in_flight, count, met_columns, met_rows, column)
             self.scheduler.add([resize], urgent=True)
         finally:
             self._resize_task = None

@@ -28,16 +28,17 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
+from ..app import AppState
 from ..inputs import Input, Resize
 from ..outputs import Output
 from ..state import Config, CursorPhase, SyncPhase
-from ..style import row_text
+from ..style import row_text, row_width
 from ..terminal import TerminalFamily, TestTerminal
 from ..text import clip_to_width, text_width
 from ..theme import draw_log_row
 from ..tick import Renderer, TickResult, start_position
 
-__all__ = ["FORBIDDEN", "CheckedRenderer", "forbidden_sequences"]
+__all__ = ["FORBIDDEN", "CheckedRenderer", "forbidden_sequences", "stream_end"]
 
 # ED 2/3, SU/SD, string controls (OSC, DCS, APC, PM, SOS), RIS, and C1 controls (UTF-8 encoded).
 FORBIDDEN = re.compile(rb"\x1b\[[23]J|\x1b\[\d*[ST]|\x1b[\]P_^X]|\x1bc|\xc2[\x80-\x9f]")
@@ -110,7 +111,8 @@ class CheckedRenderer:
                 if isinstance(item, Resize):
                     self.terminal.resize(item.columns, item.rows)
                     if item.cursor_row is None:
-                        item = replace(item, cursor_row=self.terminal.cursor.y)
+                        cursor = self.terminal.cursor
+                        item = replace(item, cursor_row=cursor.y, cursor_column=cursor.x)
                 reported.append(item)
             inputs, resized = reported, True
         for item in inputs:
@@ -193,7 +195,8 @@ class CheckedRenderer:
         count = sum(frames for end, frames in feeds if end >= cut) if report else None
         # Their acknowledgements say the size they met: this one (a report tells it).
         met = size if report and count else (None, None)
-        resize = Resize(size[0], size[1], row, True, count, *met)
+        column = terminal.cursor.x if report else None
+        resize = Resize(size[0], size[1], row, True, count, met[0], met[1], cursor_column=column)
         return outputs + self.feed([resize], resized=True)
 
     def _account_resizes(self, top: int, accounted: int) -> None:
@@ -288,11 +291,34 @@ class CheckedRenderer:
                 return 0
         return 0
 
-    def _joined_at(self, line: str, found: int) -> int:
+    def _matched(self, above: list[str], cuts: bool, split: bool) -> int:
+        """How many history rows ``above`` (the terminal's lines above the viewport) holds in order; ``split``: a
+        history line may be held by several consecutive terminal lines (GNU screen)."""
+        found = since = index = 0
+        while index < len(above):
+            line = above[index]
+            if found < len(self.history):
+                wanted = self.history[found]
+                if line == wanted or (cuts and line and wanted.startswith(line)) or self._stale_after(line, wanted):
+                    since, found = found, found + 1
+                elif self.family is TerminalFamily.SCREEN:
+                    moved = self._joined_at(line, found, since)
+                    extra = 0
+                    while split and moved == found and extra < 8 and index + extra + 1 < len(above):
+                        extra += 1
+                        moved = self._joined_at("".join(above[index : index + extra + 1]), found, since)
+                    if moved != found:
+                        index += extra
+                    since, found = found, moved
+            index += 1
+        return found
+
+    def _joined_at(self, line: str, found: int, since: int) -> int:
         """``found`` moved past the history rows the terminal line ``line`` holds soft-wrapped from there; or from a
-        row or two before, when those were matched by a ghost with the same text (a leftover piece of a redrawn
-        line that happens to equal its first rows) and ``line`` is the line itself."""
-        for start in range(found, max(found - 3, -1), -1):
+        row before, back to ``since`` (where the line matched before began), when those were matched by a ghost with
+        the same text (a leftover piece of a redrawn line, or of an open line a resize left above the viewport,
+        that equals its first rows) and ``line`` is the line itself."""
+        for start in range(found, max(min(found - 2, since), 0) - 1, -1):
             joined = self._joined(line, start)
             if joined and start + joined > found:
                 return start + joined
@@ -307,19 +333,19 @@ class CheckedRenderer:
                 self._fail(f"viewport row {index} (screen row {top + index}) differs from the frame")
         above = self.logical_lines(top)
         cuts = self.family in (TerminalFamily.XTERM, TerminalFamily.XTERMJS)  # they cut rows instead of re-wrapping
-        found = 0
-        for line in above:
-            if found < len(self.history):
-                wanted = self.history[found]
-                if line == wanted or (cuts and line and wanted.startswith(line)) or self._stale_after(line, wanted):
-                    found += 1
-                elif self.family is TerminalFamily.SCREEN:
-                    found = self._joined_at(line, found)
+        found = self._matched(above, cuts, split=False)
+        if found < len(self.history) and self.family is TerminalFamily.SCREEN:
+            # screen splits a long soft-wrapped line where a narrowing stopped re-wrapping it (measured on the real
+            # screen, tests/test_screen_stream.py): the next terminal lines may continue it.
+            found = max(found, self._matched(above, cuts, split=True))
         if found < len(self.history):
             lost = self.history[found]
             self._fail(f"inserted row {found} ({lost!r}) is missing above the viewport (lost or out of order)")
         x, y, visible = self._tt_cursor()
         frame = result.frame
+        end = stream_end(result.state)
+        if end is not None and (visible or (x, y) != end):
+            self._fail(f"cursor at {(x, y)} visible={visible}, expected hidden at the open text's end {end}")
         if result.state.render.cursor_phase is CursorPhase.VISIBLE_AT_COMPOSER:
             wanted_cursor = (frame.cursor[1], top + frame.cursor[0])
             if not visible or (x, y) != wanted_cursor:
@@ -386,6 +412,23 @@ class CheckedRenderer:
                 self._fail(f"{name}: cursor at {(x, y)} visible={visible}, expected visible at {wanted_cursor}")
         elif visible:
             self._fail(f"{name}: cursor visible during {phase.value}")
+
+
+def stream_end(state: AppState) -> tuple[int, int] | None:
+    """Where the cursor rests, hidden, while GNU screen streams the open line (``Screen.stream``): (column, row)
+    after its last character (on the last column, where it waits to wrap, when the row is full); None otherwise."""
+    screen = state.screen
+    if screen.stream is None or screen.drawn is None or not screen.drawn_log_rows:
+        return None
+    line = screen.stream[-1]
+    held = 0  # the line's last rows that show nothing: the text waits at the end of the full row before them
+    while held < len(line) - 1 and not row_text(line[len(line) - 1 - held]).strip(" "):
+        held += 1
+    end = screen.drawn_log_rows - 1 - held
+    if held and screen.cursor is not None and screen.cursor[1] == 0:
+        return 0, screen.top + end + 1  # a resize left it at the start of the row the text continues on
+    width = state.columns if held else row_width(screen.drawn[end], state.config.width_policy)
+    return min(width, state.columns - 1), screen.top + end
 
 
 class _Held:

@@ -70,7 +70,7 @@ from ..outputs import ConfirmAnswer, FormAnswer, Output, PickAnswer, PromptAnswe
 from ..state import Config, ConfirmPhase, CursorPhase, SyncPhase
 from ..terminal import TerminalFamily
 from . import strategies as ist
-from .checks import CheckedRenderer
+from .checks import CheckedRenderer, stream_end
 
 __all__ = ["RenderMachine"]
 
@@ -313,11 +313,13 @@ class RenderMachine(RuleBasedStateMachine):
     def settled(self) -> None:
         """Between rules the renderer is idle with the cursor shown at the composer."""
         r = self.app.state.render
-        if r.sync_phase is not SyncPhase.IDLE or r.cursor_phase is not CursorPhase.VISIBLE_AT_COMPOSER:
+        streaming = self.app.state.screen.stream is not None  # GNU screen: the cursor rests at the open text's end
+        phase = CursorPhase.HIDDEN_AT_TEXT_END if streaming else CursorPhase.VISIBLE_AT_COMPOSER
+        if r.sync_phase is not SyncPhase.IDLE or r.cursor_phase is not phase:
             raise AssertionError(f"not settled after feed: {r.sync_phase.value}, {r.cursor_phase.value}")
         cursor = self.app.terminal.cursor
-        if not cursor.visible:
-            raise AssertionError("cursor hidden while idle")
+        if cursor.visible == streaming:
+            raise AssertionError("cursor visible at the open text's end" if streaming else "cursor hidden while idle")
 
     @invariant()
     def cursor_at_composer(self) -> None:
@@ -326,8 +328,8 @@ class RenderMachine(RuleBasedStateMachine):
         assert last is not None
         row, col = last.frame.cursor
         cursor = self.app.terminal.cursor
-        wanted = (col, self.app.state.screen.top + row)
-        if not cursor.visible or (cursor.x, cursor.y) != wanted:
+        wanted = stream_end(self.app.state) or (col, self.app.state.screen.top + row)
+        if cursor.visible != (self.app.state.screen.stream is None) or (cursor.x, cursor.y) != wanted:
             raise AssertionError(f"cursor at {(cursor.x, cursor.y)} visible={cursor.visible}, expected {wanted}")
 
     @invariant()
