@@ -9,8 +9,10 @@
 * Nothing above the text's end is written.  The rows under it (status, composer, a dialog) are erased and drawn
   again from a position saved at the end (``ESC 7``/``ESC 8``, ``ESC D`` down): screen keeps a pending wrap through
   them, so the next character still continues the text (measured, ``tests/test_screen_stream.py``).
-* A frame whose text is not the old one plus more (a row changed above the end, the line's head not shown, a blank
-  row a line continues into) is not a stream frame.  With no open line the cursor rests at the composer.
+* A frame whose text is not the old one plus more (a row changed above the end) is not a stream frame: the usual
+  planner draws it row by row.  With no open line the cursor rests at the composer.
+* Blank rows a line wrapped into at its end are not written (nothing would wrap onto them): the text waits at the
+  pending wrap of the row before, and a line taller than the screen goes on with its head above it, as printf's.
 """
 
 from __future__ import annotations
