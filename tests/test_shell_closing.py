@@ -77,3 +77,22 @@ def test_closing_keeps_the_last_cell_of_full_width_rows(columns: int) -> None:
     terminal = checked.terminal
     shown = [line for line in terminal.scrollback + terminal.screen_lines() if line]
     assert shown == lines
+
+
+def test_closing_mid_stream_on_gnu_screen_writes_a_tall_line_once() -> None:
+    """GNU screen, a line streamed taller than the screen (its head above the viewport, in screen's text): at exit
+    its head is not written again, and the line reads once, whole, above the prompt's row."""
+    from inline_render.terminal import TerminalFamily
+
+    config = Config(resize_reflow=True, soft_wrap_lines=True, synchronized_output=False)
+    checked = CheckedRenderer(20, 8, config=config, cursor_row=0, family=TerminalFamily.SCREEN)
+    checked.feed([LogAppend("text", "L0001 first")])
+    checked.feed([LogAppend("text", "", id="s", final=False)])
+    text = "L0002 " + "abcdefghij" * 16
+    for start in range(0, len(text), 9):
+        checked.feed([LogDelta("s", text[start : start + 9])])
+    screen = checked.renderer.state.screen
+    assert screen.stream is not None and sum(len(line) for line in screen.stream) > screen.drawn_log_rows
+    checked.renderer.backend.write(closing_plan(checked.renderer.state))
+    lines = [line for line in checked.logical_lines() if line]
+    assert lines == ["L0001 first", text], lines

@@ -49,7 +49,10 @@ def closing_plan(state: AppState) -> Plan:
     config = state.config
     pending, _ = log_rows(state.log, columns, config.width_policy)
     theme = state.log.options.theme if state.log.options is not None else None
-    for row in pending:
+    # GNU screen's streamed line taller than the viewport (``Screen.stream``): its rows above the viewport's top are
+    # in the terminal's text already, continuing into the rows written here.
+    above = sum(len(line) for line in screen.stream) - screen.drawn_log_rows if screen.stream is not None else 0
+    for row in pending[max(0, above) :]:
         for segment in draw_log_row(row, columns, config.width_policy, theme):
             ops.append(TextOp(segment.text, segment.style))
         ops += [MoveBy(0, 0), LineFeed()]  # the screen scrolls at its bottom and the top row enters history
