@@ -630,6 +630,14 @@ def plan_frame(state: AppState, layout: Layout, frame: Frame) -> RowsPlan | tupl
                 frames = _recent_frames(state, screen.recent_frames, plan, layout.to_insert)
                 after = replace(after, recent_frames=frames)
             return plan, Projection(after, len(layout.to_insert))
+        if screen.stream is not None:
+            # A streamed text the frame does not continue (a Markdown line re-rendered): drawn again from the
+            # viewport's top as an anchoring does, so the marks that link its rows (no erase clears them on GNU
+            # screen) are deleted with them.
+            # Its rows above the viewport's top are open rows too: the viewport is anchored from the text's first row.
+            above = sum(len(line) for line in screen.stream) - screen.drawn_log_rows
+            top = max(0, screen.top - max(0, above))
+            state = replace(state, screen=replace(screen, broken=True, stream=None, top=top))
     if (
         not layout.to_insert
         and screen.anchored

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .app import RECENT_FRAMES, AppState, Screen
-from .bulk import draw_insert_rows
+from .bulk import draw_insert_rows, last_cell_start, write_last_cell
 from .layout import Frame, Layout
 from .log import LogRow, continues_line
 from .log import log_rows as log_rows_of
@@ -136,6 +136,10 @@ def plan_stream(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Sc
         *frame.rows[:log_rows],
     ]
     new_log = [*to_insert, *hidden, *layout.visible[:log_rows]]
+    if any(row.entry.view is not None for row in new_log[len(to_insert) :]):
+        # An open Markdown line (or other view) changes above its end as it streams (a word re-wrapped, emphasis
+        # closed): drawn row by row, as before.  Verbatim text only grows at its end.
+        return None
     lines = _lines(new_rows, new_log)
     if any(row_width(row, policy) > columns for row in new_rows):
         return None
@@ -144,6 +148,15 @@ def plan_stream(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Sc
     # The open line's last rows that show nothing (blanks it wrapped into) are not written: nothing would wrap onto
     # them, so the text waits at the pending wrap of the row before, which the next character continues.
     held = _held(lines) if log_rows else 0
+    # A finished line's last rows that show nothing are rows of their own, not linked (as ``insert_soft_wrapped``):
+    # linked, a widening would take them into the line, and they would no longer be the rows it inserted.
+    unlinked: set[int] = set()
+    offset = 0
+    for number, line in enumerate(lines):
+        if not (log_rows and number == len(lines) - 1):
+            blank = _held((line,))
+            unlinked.update(range(offset + len(line) - blank, offset + len(line)))
+        offset += len(line)
     written = stream_rows(old) if old is not None else []
     old_held = _held(old) if old is not None else 0
     start = len(written) - 1 - old_held if written else 0  # the row the text ends on
@@ -216,7 +229,7 @@ def plan_stream(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Sc
             else:
                 if flags[index] and on_next and index == start + 1:
                     pass  # the cursor is on this row already
-                elif flags[index]:
+                elif flags[index] and index not in unlinked:
                     if not full:  # the row before is full of cells, its trailing blanks trimmed: written now
                         pad = columns - row_width(new_rows[index - 1], policy)
                         if pad > 0:
@@ -239,7 +252,7 @@ def plan_stream(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Sc
                         ops.append(Inserted(len(to_insert), top_delta=row - top))
                         top, pending_insert = row, False
                 segments = tuple(new_rows[index])
-                if flags[index] and not row_text(new_rows[index]).strip(" "):
+                if flags[index] and index not in unlinked and not row_text(new_rows[index]).strip(" "):
                     segments = (Segment(" " * columns, DEFAULT),)  # blanks a later row continues: written
             for segment in segments:
                 if segment.text:
@@ -286,11 +299,13 @@ def plan_stream(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Sc
         if chrome:
             ops += [_SAVE, _CR, *[_INDEX] * held_below]  # the held rows stay blank (erased above)
             for chrome_row in chrome:
-                ops += [_CR, _INDEX, EraseLine(), *_texts(chrome_row)]
+                ops += [_CR, _INDEX, EraseLine(), *_texts(chrome_row, columns, policy)]
             ops.append(_RESTORE)
         new_top = row + held_below - (log_rows - 1)
         cursor = (row, 0 if waiting else -1)
-        visible, stream = False, lines[len(lines) - _open_lines(lines, log_rows) :]
+        # The text after the lines that ended: the open rows, those above the viewport's top included.
+        inserted = len(new_rows) - log_rows - len(hidden)
+        visible, stream = False, _lines(new_rows[inserted:], new_log[inserted:])
     else:
         # Nothing open: the rows are drawn from the first down (the text's end may have scrolled off the screen),
         # then the cursor goes to the composer (shown by the follow-up frame of an inserting one: none shows it).
@@ -299,7 +314,7 @@ def plan_stream(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Sc
             ops.append(MoveBy(1 - below, None))
         for index, chrome_row in enumerate(chrome):
             ops += [_CR, _INDEX] if index else [_CR]
-            ops += [EraseLine(), *_texts(chrome_row)]
+            ops += [EraseLine(), *_texts(chrome_row, columns, policy)]
         row = new_top + below - 1
         target = (new_top + frame.cursor[0], frame.cursor[1])
         if target[0] != row:
@@ -344,20 +359,17 @@ def _held(lines: tuple[tuple[Row, ...], ...]) -> int:
     return count
 
 
-def _texts(row: Row) -> list[Op]:
-    """A row's segments as texts (empty ones left out)."""
-    return [Text(segment.text, segment.style) for segment in row if segment.text]
-
-
-def _open_lines(lines: tuple[tuple[Row, ...], ...], log_rows: int) -> int:
-    """How many of ``lines``, counted from the last, hold the last ``log_rows`` rows (the open ones)."""
-    count, total = 0, 0
-    for line in reversed(lines):
-        if total >= log_rows:
-            break
-        total += len(line)
-        count += 1
-    return count
+def _texts(row: Row, columns: int, policy: WidthPolicy) -> list[Op]:
+    """A row's segments as texts (empty ones left out); a row that reaches the last column with zero-width code
+    points after its last character writes that character with autowrap on (``bulk.write_last_cell``: written with
+    it off, tmux and screen put them on the cell before)."""
+    ops: list[Op] = []
+    split = last_cell_start(row) if row_width(row, policy) >= columns else None
+    if split is not None:
+        write_last_cell(ops, row, split)
+    else:
+        ops += [Text(segment.text, segment.style) for segment in row if segment.text]
+    return ops
 
 
 def rewrap_stream(

@@ -125,3 +125,46 @@ def test_screen_splits_a_long_line_a_narrowing_re_wraps_printf_s_too() -> None:
         pytest.skip(f"screen cannot run here: {why}")
     real = run_scripts("screen", [(40, 20, steps)])[0]
     assert differences(real, run_model(FAMILY["screen"], 40, 20, steps)) == []
+
+
+OSC = "\x1b]52;c;aGVsbG8gY2xpcGJvYXJk\x07"
+STREAM_EXAMPLES = {
+    # A finished line whose last row is only blanks (a tab at its end): that row is a row of its own, not linked (a
+    # widening would take it into the line); linked, the harness found the inserted blank row missing.
+    "a finished line ending in a blank row": lambda s: (s.resize((8, 3)), s.notify(OSC + "\t", "info", False)),
+    # The composer as wide as the screen, a zero-width character after its last one: drawn under the streamed text,
+    # that character is written with autowrap on (screen puts the zero-width one on the cell before otherwise).
+    "a full composer row ending with a zero-width character": lambda s: (
+        s.resize((8, 3)),
+        s.editor_set(OSC + "\x85\ufeff"),
+        s.append_many_lines(1),
+    ),
+    # An empty open answer, lines after it (open too: nothing after an open entry is committed), taller than the
+    # viewport, then the answer finished empty: the text's rows above the viewport are part of the stream, and the
+    # frame that does not continue it anchors from the text's first row (line 1.0 was shown twice).
+    "an empty open entry finished under a tall text": lambda s: (
+        s.start_stream("assistant", ""),
+        s.append_many_lines(7),
+        s.streams.remove("s1"),
+        s.feed([LogFinish("s1")]),
+    ),
+    # A Markdown link streamed on a 3-row screen: the open line changes above its end (the link closes), so it is
+    # drawn row by row; streamed, its head went into history and the re-rendered line was glued to it.
+    "a Markdown line taller than the screen": lambda s: (
+        s.resize((8, 3)),
+        s.stream_markdown("[link](https://example.org/a?b=c)", [1]),
+    ),
+}
+
+
+@pytest.mark.parametrize("what", list(STREAM_EXAMPLES))
+def test_examples_the_in_flight_machine_found_on_the_stream_path(what: str) -> None:
+    """Minimal examples of the in-flight machine on screen's model (random runs, reported resizes) that the stream
+    frames failed before their fixes: every property holds after each step."""
+    from test_machine_inflight import reported
+
+    state = reported(TerminalFamily.SCREEN)()
+    STREAM_EXAMPLES[what](state)
+    for name in ("render_state_order", "settled", "cursor_at_composer", "numbered_lines_once", "inserted_rows_counted"):
+        getattr(state, name)()
+    state.teardown()
