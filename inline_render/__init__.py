@@ -11,10 +11,16 @@ import types
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from . import _compat
+
 if TYPE_CHECKING:  # the names, for type checkers and readers; at run time each is imported on first use
-    from .app import AppState, Screen, initial_state
-    from .backend import MemorySink, StreamSink, Vt100Backend
-    from .effects import EffectResult, plan_terminal_effects, settle
+    from .core.app import AppState, Screen, initial_state
+    from .core.backend import MemorySink, StreamSink, Vt100Backend
+    from .core.effects import EffectResult, plan_terminal_effects, settle
+    from .core.layout import Frame, Layout, compute_layout, draw_frame
+    from .core.reduce import reduce_inputs
+    from .core.state import Config, ConfirmPhase, CursorPhase, RenderState, SyncPhase, check_invariants
+    from .core.tick import InMemoryRenderer, Renderer, TickResult, apply_terminal_effects, tick
     from .errors import BackendError, InlineRenderError, InvalidInput, InvariantViolation, ProtocolError, ScenarioError
     from .inputs import (
         Clock,
@@ -47,7 +53,6 @@ if TYPE_CHECKING:  # the names, for type checkers and readers; at run time each 
         input_from_json,
         input_to_json,
     )
-    from .layout import Frame, Layout, compute_layout, draw_frame
     from .native import compiled, compiled_modules
     from .outputs import (
         CompleteRequest,
@@ -61,37 +66,34 @@ if TYPE_CHECKING:  # the names, for type checkers and readers; at run time each 
         Submit,
         output_to_json,
     )
-    from .reduce import reduce_inputs
     from .shell import AppOptions, InlineApp, OutputMode, run
-    from .state import Config, ConfirmPhase, CursorPhase, RenderState, SyncPhase, check_invariants
-    from .terminal import Cursor, TerminalFamily, TestTerminal
-    from .text import WidthPolicy
-    from .tick import InMemoryRenderer, Renderer, TickResult, apply_terminal_effects, tick
+    from .terminals.memory import Cursor, TerminalFamily, TestTerminal
+    from .text.cells import WidthPolicy
 
 # name -> module: ``import inline_render`` stays cheap (the pytest plugin imports it in every pytest run).
 _EXPORTS: dict[str, str] = {
     "AppOptions": ".shell",
-    "AppState": ".app",
+    "AppState": ".core.app",
     "BackendError": ".errors",
     "Clock": ".inputs",
     "CompleteRequest": ".outputs",
     "Completions": ".inputs",
-    "Config": ".state",
+    "Config": ".core.state",
     "ConfirmAnswer": ".outputs",
     "ConfirmCancel": ".inputs",
-    "ConfirmPhase": ".state",
+    "ConfirmPhase": ".core.state",
     "ConfirmRequest": ".inputs",
     "FormAnswer": ".outputs",
     "FormField": ".inputs",
     "FormRequest": ".inputs",
-    "Cursor": ".terminal",
-    "CursorPhase": ".state",
+    "Cursor": ".terminals.memory",
+    "CursorPhase": ".core.state",
     "EditorSet": ".inputs",
-    "EffectResult": ".effects",
+    "EffectResult": ".core.effects",
     "Fault": ".inputs",
     "HistorySet": ".inputs",
-    "Frame": ".layout",
-    "InMemoryRenderer": ".tick",
+    "Frame": ".core.layout",
+    "InMemoryRenderer": ".core.tick",
     "InlineApp": ".shell",
     "InlineRenderError": ".errors",
     "Input": ".inputs",
@@ -99,14 +101,14 @@ _EXPORTS: dict[str, str] = {
     "InvalidInput": ".errors",
     "InvariantViolation": ".errors",
     "Key": ".inputs",
-    "Layout": ".layout",
+    "Layout": ".core.layout",
     "LegacyText": ".inputs",
     "LogAppend": ".inputs",
     "LogClear": ".inputs",
     "LogDelta": ".inputs",
     "LogFinish": ".inputs",
     "LogReplace": ".inputs",
-    "MemorySink": ".backend",
+    "MemorySink": ".core.backend",
     "Notify": ".inputs",
     "Output": ".outputs",
     "OutputMode": ".shell",
@@ -120,36 +122,36 @@ _EXPORTS: dict[str, str] = {
     "PromptRequest": ".inputs",
     "ProtocolError": ".errors",
     "Quit": ".outputs",
-    "RenderState": ".state",
-    "Renderer": ".tick",
+    "RenderState": ".core.state",
+    "Renderer": ".core.tick",
     "Resize": ".inputs",
     "ScenarioError": ".errors",
-    "Screen": ".app",
+    "Screen": ".core.app",
     "Status": ".inputs",
-    "StreamSink": ".backend",
+    "StreamSink": ".core.backend",
     "Submit": ".outputs",
-    "SyncPhase": ".state",
-    "TerminalFamily": ".terminal",
-    "TestTerminal": ".terminal",
-    "TickResult": ".tick",
-    "Vt100Backend": ".backend",
-    "WidthPolicy": ".text",
+    "SyncPhase": ".core.state",
+    "TerminalFamily": ".terminals.memory",
+    "TestTerminal": ".terminals.memory",
+    "TickResult": ".core.tick",
+    "Vt100Backend": ".core.backend",
+    "WidthPolicy": ".text.cells",
     "Working": ".inputs",
-    "apply_terminal_effects": ".tick",
-    "check_invariants": ".state",
+    "apply_terminal_effects": ".core.tick",
+    "check_invariants": ".core.state",
     "compiled": ".native",
     "compiled_modules": ".native",
-    "compute_layout": ".layout",
-    "draw_frame": ".layout",
-    "initial_state": ".app",
+    "compute_layout": ".core.layout",
+    "draw_frame": ".core.layout",
+    "initial_state": ".core.app",
     "input_from_json": ".inputs",
     "input_to_json": ".inputs",
     "output_to_json": ".outputs",
-    "plan_terminal_effects": ".effects",
-    "reduce_inputs": ".reduce",
+    "plan_terminal_effects": ".core.effects",
+    "reduce_inputs": ".core.reduce",
     "run": ".shell",
-    "settle": ".effects",
-    "tick": ".tick",
+    "settle": ".core.effects",
+    "tick": ".core.tick",
 }
 
 
@@ -257,7 +259,8 @@ def __dir__() -> list[str]:
 
 
 class _Package(types.ModuleType):
-    """The package module: loading the submodule ``inline_render.tick`` must not hide the exported function ``tick``."""
+    """The package module: importing an old module path (``inline_render.tick``, bound by ``_compat``) must not hide
+    the exported function of that name."""
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name in _EXPORTS and isinstance(value, types.ModuleType):
@@ -266,3 +269,4 @@ class _Package(types.ModuleType):
 
 
 sys.modules[__name__].__class__ = _Package
+_compat.install()  # old module paths import, with a DeprecationWarning (inline_render._compat)

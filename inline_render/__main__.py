@@ -11,11 +11,11 @@ __all__ = ["COMMANDS", "main"]
 
 # command -> (module with ``main(argv: list[str]) -> int``, one-line help); imported lazily.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "bench": ("inline_render.bench", "run the seeded performance workloads (W1-W4)"),
-    "replay": ("inline_render.cli_replay", "replay scenario files (*.jsonl) and check their expectations"),
-    "demo": ("inline_render.demo", "the scripted agent session in your terminal (--script: unattended)"),
-    "example": ("inline_render.example", "render the README example into the in-memory terminal"),
-    "chat": ("inline_render.chat", "a small chat app on the public API: history, completion, confirm, streaming"),
+    "bench": ("inline_render.bench.cli", "run the seeded performance workloads (W1-W4)"),
+    "replay": ("inline_render.scenario.cli", "replay scenario files (*.jsonl) and check their expectations"),
+    "demo": ("inline_render.demo.scripted", "the scripted agent session in your terminal (--script: unattended)"),
+    "example": ("inline_render.demo.example", "render the README example into the in-memory terminal"),
+    "chat": ("inline_render.demo.chat", "a small chat app on the public API: history, completion, confirm, streaming"),
 }
 
 

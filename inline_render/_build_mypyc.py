@@ -99,7 +99,7 @@ def _compile(root: Path, modules: list[str], work: Path) -> list[tuple[Path, str
     os.chdir(root)  # mypy reads its [tool.mypy] options and resolves inline_render/ from the project root
     try:
         extensions = mypycify(
-            [f"inline_render/{name}.py" for name in modules],
+            [f"inline_render/{name.replace('.', '/')}.py" for name in modules],
             opt_level="3",
             group_name=GROUP,
             target_dir=str(work / "c"),
@@ -113,7 +113,11 @@ def _compile(root: Path, modules: list[str], work: Path) -> list[tuple[Path, str
     finally:
         os.chdir(cwd)
     built = [(path, path.relative_to(lib).as_posix()) for path in sorted(lib.rglob("*")) if path.is_file()]
-    missing = [name for name in modules if not any(rel.startswith(f"inline_render/{name}.") for _, rel in built)]
+    missing = [
+        name
+        for name in modules
+        if not any(rel.startswith(f"inline_render/{name.replace('.', '/')}.") for _, rel in built)
+    ]
     if missing:
         raise RuntimeError(f"no extension built for {', '.join(missing)}")
     return built

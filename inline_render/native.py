@@ -16,14 +16,14 @@ __all__ = ["compiled", "compiled_modules"]
 def _compiled_modules() -> tuple[str, ...]:
     here = Path(__file__).resolve().parent
     names: set[str] = set()
-    for path in here.iterdir():
+    for path in here.rglob("*"):
         # Longest suffix first: ".cpython-311-x86_64-linux-gnu.so" before ".so".
         suffix = next((s for s in sorted(EXTENSION_SUFFIXES, key=len, reverse=True) if path.name.endswith(s)), None)
         if suffix is None:
             continue
         stem = path.name[: -len(suffix)]
-        if (here / f"{stem}.py").exists():  # a module's extension, not the shared library of them all
-            names.add(f"{__package__}.{stem}")
+        if (path.parent / f"{stem}.py").exists():  # a module's extension, not the shared library of them all
+            names.add(".".join([__package__, *path.parent.relative_to(here).parts, stem]))
     return tuple(sorted(names))
 
 

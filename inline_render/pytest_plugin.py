@@ -65,7 +65,7 @@ class ScenarioFailed(Exception):
     """A scenario did not replay as expected; ``text`` is the report."""
 
     def __init__(self, text: str) -> None:
-        from .scenario import inert
+        from .scenario.format import inert
 
         text = inert(text)  # it quotes the file: no control from it reaches the terminal of who runs pytest
         super().__init__(text)

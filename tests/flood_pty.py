@@ -53,7 +53,7 @@ def _peak_rss_mb(pid: int) -> float:
 
 def run_flood(size: int, keys: int = 20, timeout: float = 120.0) -> FloodRun:
     """Run the demo on an 80x24 pty with ``flood`` as its prompt; type ``keys`` keys spread over the flood."""
-    runtime = f"{sys.executable} -m inline_render.fake_runtime --delay 0 --speed 0 --flood-bytes {size}"
+    runtime = f"{sys.executable} -m inline_render.demo.fake_runtime --delay 0 --speed 0 --flood-bytes {size}"
     profile = ["-m", "cProfile", "-o", os.environ["FLOOD_PROFILE"]] if os.environ.get("FLOOD_PROFILE") else []
     command = [sys.executable, *profile, "-m", "inline_render", "demo", "--runtime", runtime, "--prompt", "flood"]
     master, slave = pty.openpty()

@@ -8,10 +8,10 @@ from typing import Any
 
 from inline_render.inputs import Input
 from inline_render.protocol.codec import decode_line
-from inline_render.protocol.mapping import Session, SessionConfig, Step
+from inline_render.protocol.codelia.session import Session, SessionConfig, Step
 from inline_render.protocol.messages import Decoded, Request
 
-FAKE_RUNTIME = [sys.executable, "-m", "inline_render.fake_runtime", "--delay", "0", "--speed", "0"]
+FAKE_RUNTIME = [sys.executable, "-m", "inline_render.demo.fake_runtime", "--delay", "0", "--speed", "0"]
 
 
 def wire(obj: Any) -> Decoded:

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from inline_render import ConfirmAnswer, LogClear, Submit
-from inline_render.dialogs import ConfirmDialog, PickDialog, PromptDialog
 from inline_render.shell import AppOptions, InlineApp, OutputMode
+from inline_render.widgets.dialogs import ConfirmDialog, PickDialog, PromptDialog
 
 
 def _app() -> tuple[InlineApp, io.StringIO]:

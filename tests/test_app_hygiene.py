@@ -208,14 +208,15 @@ def test_import_and_run_without_sighup_or_sigwinch() -> None:
 
 
 def test_pytest_plugin_import_is_lazy() -> None:
-    """Loading the pytest plugin (every pytest run) imports neither prompt_toolkit nor the renderer."""
+    """Loading the pytest plugin (every pytest run) imports neither prompt_toolkit nor the renderer (only the
+    standard-library finder of the old module paths, ``_compat``, comes with the package)."""
     code = (
         "import sys, inline_render.pytest_plugin\n"
         "print(sorted(m for m in sys.modules if m.startswith(('prompt_toolkit', 'inline_render.'))))"
     )
     done = _python(code)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "['inline_render.pytest_plugin']"
+    assert done.stdout.strip() == "['inline_render._compat', 'inline_render.pytest_plugin']"
 
 
 def test_diagnostics_go_to_the_library_logger(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
@@ -282,8 +283,8 @@ def test_help_texts_have_no_backticks_and_one_program_name(command: str) -> None
 
 def test_fake_runtime_help_has_no_backticks() -> None:
     """The reference runtime's --help (a program of its own) shows no raw backticks either."""
-    done = _python("", "-m", "inline_render.fake_runtime", "--help")
-    assert done.returncode == 0 and done.stdout.startswith("usage: python -m inline_render.fake_runtime")
+    done = _python("", "-m", "inline_render.demo.fake_runtime", "--help")
+    assert done.returncode == 0 and done.stdout.startswith("usage: python -m inline_render.demo.fake_runtime")
     assert "`" not in done.stdout
 
 

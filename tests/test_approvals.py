@@ -10,18 +10,18 @@ import pytest
 from protocol_support import feed, req, running
 
 from inline_render import ConfirmRequest, Key, LogAppend, Resize
-from inline_render.approval import approval_result, approval_rows, worker_names
-from inline_render.dialogs import ConfirmDialog, open_dialog
 from inline_render.outputs import ConfirmAnswer, Submit
-from inline_render.protocol import methods as m
+from inline_render.protocol.codelia import methods as m
 from inline_render.protocol.messages import Response
 from inline_render.shell import InlineApp
 from inline_render.shell.plain import PlainWriter
-from inline_render.style import row_text
 from inline_render.testing import CheckedRenderer
 from inline_render.testing.pilot import run_app
-from inline_render.text import WidthPolicy
-from inline_render.themes import DEFAULT_THEME
+from inline_render.text.cells import WidthPolicy
+from inline_render.text.style import row_text
+from inline_render.text.themes import DEFAULT_THEME
+from inline_render.widgets.approval import approval_result, approval_rows, worker_names
+from inline_render.widgets.dialogs import ConfirmDialog, open_dialog
 
 PATH = ("refactor-db", "update-schema", "migrate-prod")
 APPROVAL = ConfirmRequest("c1", "Approval Required", "bash(psql)", risk="high", worker_path=PATH, allow_remember=True)

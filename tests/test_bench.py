@@ -11,26 +11,28 @@ from pathlib import Path
 
 from prompt_toolkit.output.color_depth import ColorDepth
 
-from inline_render import bench
+from inline_render.bench import cli as bench_cli
+from inline_render.bench import measure
+from inline_render.bench import workloads as bench
+from inline_render.core.state import Config
 from inline_render.inputs import LogFinish, Resize, Status
-from inline_render.state import Config
 from inline_render.testing import CheckedRenderer
 
 CONFIG = Config(viewport_height=10)
 _PREFIX = re.compile(r"^(\u25b8 |  )")
 
 
-def _checked(events: list[bench.Event]) -> CheckedRenderer:
+def _checked(events: list[measure.Event]) -> CheckedRenderer:
     checked = CheckedRenderer(80, 24, config=CONFIG)
     for _phase, batch in events:
         checked.feed(batch)
     return checked
 
 
-def _bench_bytes(events: list[bench.Event]) -> bytes:
-    sink = bench.CountingSink(keep=True)
-    renderer = bench.make_renderer(80, 24, CONFIG, sink, ColorDepth.DEPTH_4_BIT)
-    bench.run_events(iter(events), renderer)
+def _bench_bytes(events: list[measure.Event]) -> bytes:
+    sink = measure.CountingSink(keep=True)
+    renderer = measure.make_renderer(80, 24, CONFIG, sink, ColorDepth.DEPTH_4_BIT)
+    measure.run_events(iter(events), renderer)
     assert sink.data is not None
     return bytes(sink.data)
 
@@ -64,8 +66,8 @@ def test_w1_stream_bytes_pass_the_emulator_check_and_show_the_answer_once() -> N
 
 def test_w1_measured_phase_inserts_rows_and_is_timed_per_delta() -> None:
     """The bench's W1 measure phase has one update per delta, and the rows it counts as inserted really were."""
-    renderer = bench.make_renderer(80, 24, CONFIG)
-    result = bench.run_events(bench.w1_events(200, deltas=300, warm=20), renderer)
+    renderer = measure.make_renderer(80, 24, CONFIG)
+    result = measure.run_events(bench.w1_events(200, deltas=300, warm=20), renderer)
     per_update, inserting = result["per_update"], result["inserting"]
     assert isinstance(per_update, dict) and isinstance(inserting, dict)
     assert per_update["count"] == 300
@@ -93,12 +95,12 @@ def test_w3_resize_bytes_pass_the_emulator_check_with_a_half_inserted_entry() ->
 def test_bench_quick_json_writes_well_formed_figures(tmp_path: Path) -> None:
     """``bench --quick --json FILE`` runs every workload and writes consistent figures for each."""
     out = tmp_path / "bench.json"
-    assert bench.main(["--quick", "--json", str(out)]) == 0
+    assert bench_cli.main(["--quick", "--json", str(out)]) == 0
     report = json.loads(out.read_text(encoding="utf-8"))
     assert report["quick"] is True
     assert {"date", "python", "cpu"} <= report["machine"].keys()
     names = [result["workload"] for result in report["results"]]
-    assert names == bench.workload_names(quick=True)
+    assert names == bench_cli.workload_names(quick=True)
     for result in report["results"]:
         figures = result["per_update"]
         assert figures["count"] > 0, result["workload"]
@@ -115,7 +117,7 @@ def test_bench_quick_json_writes_well_formed_figures(tmp_path: Path) -> None:
 
 def test_bench_rejects_an_unknown_workload(capsys: object) -> None:
     """An unknown ``--only`` name is a clear error, not a crash."""
-    assert bench.main(["--only", "w9"]) == 2
+    assert bench_cli.main(["--only", "w9"]) == 2
 
 
 def test_w5_markdown_stream_passes_the_emulator_check_and_shows_no_raw_markers() -> None:

@@ -8,16 +8,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inline_render import effects
-from inline_render.bench import CountingSink, make_renderer, markdown_text
-from inline_render.bulk import draw_insert_rows
+from inline_render.bench.measure import CountingSink, make_renderer
+from inline_render.bench.workloads import markdown_text
+from inline_render.core import effects
+from inline_render.core.bulk import draw_insert_rows
+from inline_render.core.layout import Layout
+from inline_render.core.log import LogState, RenderOptions, log_rows
+from inline_render.core.rows import draw_log_row, draw_log_rows
+from inline_render.core.state import Config
 from inline_render.inputs import Input, LogAppend, LogDelta, LogFinish, Resize
-from inline_render.layout import Layout
-from inline_render.log import LogState, RenderOptions, log_rows
-from inline_render.state import Config
-from inline_render.text import WidthPolicy
-from inline_render.theme import draw_log_row, draw_log_rows
-from inline_render.themes import THEMES
+from inline_render.text.cells import WidthPolicy
+from inline_render.text.themes import THEMES
 
 _PIECES = ["alpha ", "beta\n", "\n", "   \n", "gamma delta ", "日本語の文 ", "e\u0301 ", "👍🏽 ", "x" * 90, "\t"]
 _PIECES += ["- a\n", "+ b\n"]

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from inline_render.chat import Chat
+from inline_render.demo.chat import Chat
 from inline_render.testing.pilot import run_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,8 +76,8 @@ def test_chat_with_piped_input() -> None:
 
 def test_chat_is_shorter_than_the_demo() -> None:
     """The chat example does what the demo's app side does in fewer lines (the issue's yardstick)."""
-    chat = (ROOT / "inline_render" / "chat.py").read_text(encoding="utf-8").count("\n")
-    demo = (ROOT / "inline_render" / "demo.py").read_text(encoding="utf-8").count("\n")
+    chat = (ROOT / "inline_render" / "demo" / "chat.py").read_text(encoding="utf-8").count("\n")
+    demo = (ROOT / "inline_render" / "demo" / "scripted.py").read_text(encoding="utf-8").count("\n")
     assert chat < demo
 
 

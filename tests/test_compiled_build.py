@@ -50,7 +50,7 @@ def test_the_build_hook_is_configured_and_needs_no_compiler_by_default() -> None
     """The hook is wired in pyproject, left out of the wheel, its modules exist, and the build needs only hatchling."""
     assert HOOK["path"] == "inline_render/_build_mypyc.py"
     assert HOOK["path"] in WHEEL["exclude"]
-    assert all((ROOT / "inline_render" / f"{name}.py").is_file() for name in MODULES)
+    assert all((ROOT / "inline_render" / f"{name.replace('.', '/')}.py").is_file() for name in MODULES)
     assert PYPROJECT["build-system"]["requires"] == ["hatchling>=1.26"]  # no mypy, no setuptools, no compiler
 
 
@@ -69,16 +69,16 @@ def test_the_default_wheel_is_pure_python(tmp_path: Path, monkeypatch: pytest.Mo
     built = list(wheel_builder.WheelBuilder(str(ROOT)).build(directory=str(tmp_path), versions=["standard"]))
     assert len(built) == 1 and built[0].endswith("-py3-none-any.whl")
     names = zipfile.ZipFile(built[0]).namelist()
-    assert "inline_render/reduce.py" in names
+    assert "inline_render/core/reduce.py" in names
     assert not [name for name in names if _is_extension(name)]
     assert "inline_render/_build_mypyc.py" not in names
 
 
 def test_the_bench_reports_which_build_it_measured() -> None:
     """``bench`` names the build in its output and JSON: pure Python, or compiled with the count of modules."""
-    from inline_render import bench
+    from inline_render.bench import cli as bench_cli
 
     count = len(inline_render.compiled_modules)
     expected = f"compiled (mypyc: {count} modules)" if inline_render.compiled else "pure Python"
-    assert bench.build() == expected
-    assert bench.machine()["build"] == expected
+    assert bench_cli.build() == expected
+    assert bench_cli.machine()["build"] == expected

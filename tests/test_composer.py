@@ -9,12 +9,12 @@ from prompt_toolkit.key_binding.key_processor import KeyPress
 from prompt_toolkit.keys import Keys
 
 from inline_render import Completions, Config, HistorySet, Key, Paste, Renderer, Submit
-from inline_render.completion import PathCompleter, SlashCommand, SlashCommands
-from inline_render.editor import composer_key, with_history
 from inline_render.outputs import CompleteRequest
 from inline_render.shell import AppOptions, InlineApp
 from inline_render.shell.keys import map_key_presses
 from inline_render.testing.pilot import run_app
+from inline_render.widgets.completion import PathCompleter, SlashCommand, SlashCommands
+from inline_render.widgets.editor import composer_key, with_history
 
 
 def _renderer(history: tuple[str, ...] = ()) -> Renderer:
@@ -166,7 +166,7 @@ def test_app_completer_history_file_and_bindings(tmp_path: Path) -> None:
 
 def test_path_completer_is_offered() -> None:
     """Paths complete through prompt_toolkit's PathCompleter as a slash command's argument completer."""
-    from inline_render.completion import complete
+    from inline_render.widgets.completion import complete
 
     completer = SlashCommands({"open": SlashCommand("open a file", PathCompleter())})
     answer = complete(completer, CompleteRequest("/open pyproject.to", 18))

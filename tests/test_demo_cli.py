@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from inline_render import demo
+from inline_render.demo import scripted as demo
 
 
 @pytest.mark.parametrize(

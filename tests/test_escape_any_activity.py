@@ -9,10 +9,10 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
+from inline_render.commands.registry import CommandContext, CommandRegistry
 from inline_render.inputs import FormField
 from inline_render.outputs import Interrupt, Submit
 from inline_render.shell import InlineApp
-from inline_render.slash import CommandContext, CommandRegistry
 from inline_render.testing.pilot import run_app
 
 Activity = Callable[[InlineApp], Awaitable[object]]

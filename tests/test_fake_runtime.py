@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-RUNTIME = [sys.executable, "-m", "inline_render.fake_runtime", "--delay", "0", "--speed", "0"]
+RUNTIME = [sys.executable, "-m", "inline_render.demo.fake_runtime", "--delay", "0", "--speed", "0"]
 INIT = {"id": "1", "method": "initialize", "params": {"protocol_version": "0", "client": {"name": "t", "version": "0"}}}
 PREFLIGHT = {"supports_permission_preflight_events": True}
 INIT_STRUCTURED = {**INIT, "params": {**INIT["params"], "ui_capabilities": PREFLIGHT}}

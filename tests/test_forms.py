@@ -10,15 +10,15 @@ import pytest
 
 from inline_render import Key, Paste, Renderer, Resize
 from inline_render.errors import InvalidInput
-from inline_render.forms import FormDialog, convert_value, finish_values, open_form
 from inline_render.inputs import FormField, FormRequest
 from inline_render.outputs import FormAnswer, Submit
 from inline_render.shell import InlineApp
 from inline_render.shell.plain import PlainWriter
-from inline_render.style import row_text
 from inline_render.testing import CheckedRenderer
 from inline_render.testing.pilot import run_app
-from inline_render.text import WidthPolicy
+from inline_render.text.cells import WidthPolicy
+from inline_render.text.style import row_text
+from inline_render.widgets.forms import FormDialog, convert_value, finish_values, open_form
 
 FIELDS = (
     FormField("remote", "select", "Remote to push to", False, "origin", ("origin", "upstream")),

@@ -13,7 +13,7 @@ import pytest
 from realterm.checker import TerminalText, check
 
 from inline_render import Clock, Config, LogAppend, LogDelta, LogFinish, Renderer
-from inline_render.terminal import TerminalFamily
+from inline_render.terminals.memory import TerminalFamily
 from inline_render.testing.checks import CheckedRenderer
 
 WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima"]

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from inline_render import Config, InvalidInput, LogAppend, Renderer, input_from_json
-from inline_render.cli_replay import main
 from inline_render.errors import ScenarioError
 from inline_render.inputs import MAX_TERMINAL_CELLS
 from inline_render.protocol.codec import Decoder
-from inline_render.protocol.mapping import Session
+from inline_render.protocol.codelia.session import Session
 from inline_render.scenario import load_scenario, parse_scenario, replay
+from inline_render.scenario.cli import main
 
 HEADER = '{"format": "inline-render-scenario", "version": 1, "terminal": {"columns": 20, "rows": 6}}\n'
 HOSTILE_TICKS = {
@@ -170,7 +170,7 @@ def test_a_failing_recording_disk_stops_the_recording_not_the_app(tmp_path: Path
 
 def test_an_open_dialog_does_not_rewrap_its_huge_message_every_tick(monkeypatch: pytest.MonkeyPatch) -> None:
     """A 50,000-line confirm message is wrapped once, not on every tick it stays open (a tick's cost stays bounded)."""
-    import inline_render.dialogs as dialogs
+    import inline_render.widgets.dialogs as dialogs
     from inline_render import ConfirmRequest
 
     calls = []

@@ -20,13 +20,13 @@ from protocol_support import running
 from wire_scanner import violations
 
 from inline_render import Config, Renderer, Vt100Backend
-from inline_render.cli_replay import main
 from inline_render.errors import ScenarioError
 from inline_render.inputs import INPUT_TYPES, LogAppend
 from inline_render.protocol import events
-from inline_render.protocol import methods as m
 from inline_render.protocol.codec import Decoder
+from inline_render.protocol.codelia import methods as m
 from inline_render.scenario import Scenario, load_scenario, parse_scenario, replay
+from inline_render.scenario.cli import main
 
 # Example counts: a few seconds each in the default profile; bounded in the long one too.
 EXAMPLES = min(settings.default.max_examples, 600)

@@ -18,7 +18,7 @@ from inline_render import (
     Status,
 )
 from inline_render.outputs import ConfirmAnswer, PickAnswer
-from inline_render.shell.jsonl import carry, encode_record, uncarry
+from inline_render.protocol.jsonl import carry, encode_record, uncarry
 from inline_render.shell.plain import PlainWriter
 
 NASTY = "a\ud800b\x1b[2J\x9b2J\x9d0;x\x07\u202eevil\x7f\t\r\x00\U00100000\U0010fffd\u2028z"
@@ -75,7 +75,7 @@ def test_every_field_keeps_the_runtime_text_and_the_bytes_stay_printable_ascii()
 
 def test_carry_is_reversible_and_the_core_leaves_carried_text_alone() -> None:
     """carry/uncarry invert each other on every character class, and sanitize does not touch carried text."""
-    from inline_render.text import expand_tabs, flatten, sanitize
+    from inline_render.text.cells import expand_tabs, flatten, sanitize
 
     for text in (NASTY, "", "plain", "\U0010fffd\U0010fffd", "\U00100041x", "\U0010ffff"):
         assert uncarry(carry(text)) == text

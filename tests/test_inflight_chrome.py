@@ -13,7 +13,7 @@ import pytest
 from realterm.checker import TerminalText, check
 
 from inline_render import Config, LogAppend, LogDelta, LogFinish, Working
-from inline_render.terminal import TerminalFamily
+from inline_render.terminals.memory import TerminalFamily
 from inline_render.testing.checks import CheckedRenderer
 
 FAMILIES = [TerminalFamily.TMUX, TerminalFamily.VTE, TerminalFamily.XTERMJS, TerminalFamily.XTERM]

@@ -23,7 +23,7 @@ DENIED = "Permission request was denied. Turn stopped."
 def _demo(tmp_path: Path, *flags: str) -> tuple[subprocess.CompletedProcess[bytes], list[dict[str, Any]]]:
     """Run the demo with ``flags`` and one prompt; the process and the confirm answers the runtime got."""
     log = tmp_path / "received.ndjson"
-    runtime = f"{sys.executable} -m inline_render.fake_runtime --delay 0 --speed 0 --log {log}"
+    runtime = f"{sys.executable} -m inline_render.demo.fake_runtime --delay 0 --speed 0 --log {log}"
     command = [sys.executable, "-m", "inline_render", "demo", *flags, "--runtime", runtime, "--prompt", "Fix it"]
     done = subprocess.run(
         command, stdin=subprocess.DEVNULL, capture_output=True, timeout=60, env={**os.environ, "TERM": "xterm"}

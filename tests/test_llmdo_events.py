@@ -11,12 +11,11 @@ from hostile_corpus import STRINGS
 from llmdo_shapes import SEED_SHAPES, check_record
 from protocol_support import connected, event, running, status, wire
 
-from inline_render.demo import Demo
+from inline_render.demo.scripted import Demo
 from inline_render.inputs import ConfirmRequest
 from inline_render.protocol.events import FinalEvent, TextEvent, ToolCallEvent, ToolResultEvent
 from inline_render.protocol.facts import RunEnded, RunStarted
-from inline_render.shell.llmdo import ApprovalPolicy, EventFormat, LlmDoTranslator, LlmDoWriter
-from inline_render.shell.llmdo_events import (
+from inline_render.protocol.llmdo.events import (
     MAX_ARGS_DISPLAY,
     MAX_INPUT_DISPLAY,
     MAX_RESULT_DISPLAY,
@@ -32,8 +31,9 @@ from inline_render.shell.llmdo_events import (
     Truncation,
     encode_json,
 )
-from inline_render.shell.llmdo_events import ToolCallEvent as LlmToolCall
-from inline_render.shell.llmdo_events import ToolResultEvent as LlmToolResult
+from inline_render.protocol.llmdo.events import ToolCallEvent as LlmToolCall
+from inline_render.protocol.llmdo.events import ToolResultEvent as LlmToolResult
+from inline_render.protocol.llmdo.output import ApprovalPolicy, EventFormat, LlmDoTranslator, LlmDoWriter
 from inline_render.testing.pilot import run_app
 
 W = "worker"
@@ -210,7 +210,7 @@ def test_the_session_reports_its_normalized_events() -> None:
 
 def test_approve_all_answers_the_confirm_in_the_interactive_viewport_too() -> None:
     """Inline (a pilot, nobody pressing a key): with --approve-all the confirm is approved and the run completes."""
-    runtime = [sys.executable, "-m", "inline_render.fake_runtime", "--delay", "0", "--speed", "0"]
+    runtime = [sys.executable, "-m", "inline_render.demo.fake_runtime", "--delay", "0", "--speed", "0"]
     demo = Demo(runtime, ["Fix it"], unattended=False, first_auto=True, policy=ApprovalPolicy.APPROVE_ALL)
 
     async def scenario() -> str:

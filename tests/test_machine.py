@@ -28,8 +28,8 @@ from inline_render import (
     input_from_json,
     input_to_json,
 )
-from inline_render.log import LogState
-from inline_render.terminal import TestTerminal
+from inline_render.core.log import LogState
+from inline_render.terminals.memory import TestTerminal
 from inline_render.testing import CheckedRenderer, RenderMachine, strategies
 from inline_render.testing.pyte_terminal import PyteTerminal
 
@@ -220,7 +220,7 @@ def test_the_test_kit_imports_without_hypothesis() -> None:
     """CheckedRenderer and replay work where hypothesis is absent; only strategies/RenderMachine need it."""
     code = (
         "import sys; sys.modules['hypothesis'] = None\n"
-        "import inline_render.testing as t, inline_render.scenario\n"
+        "import inline_render.testing as t, inline_render.scenario.format\n"
         "assert t.CheckedRenderer\n"
         "try:\n    t.RenderMachine\nexcept ImportError:\n    print('needs hypothesis')\n"
     )

@@ -1,7 +1,7 @@
 """RenderMachine with a real terminal's resize model and resizes that land while a frame is in flight.
 
 ``InflightMachine`` runs every rule of ``RenderMachine`` on a ``TestTerminal`` that resizes as xterm,
-VTE, xterm.js or tmux do (``inline_render.terminal_resize``), with the shell's default
+VTE, xterm.js or tmux do (``inline_render.terminals.resize``), with the shell's default
 ``resize_reflow=True``, plus ``inflight_resize``: the terminal reads part of a tick's bytes (and
 its follow-up redraw's), is resized, reads the rest, and only then does the renderer hear of the
 resize (with or without a cursor report).  Checks: the viewport equals the frame, the cursor is at
@@ -27,7 +27,7 @@ from inline_render import Config, ConfirmRequest, Input
 from inline_render import Resize as CoreResize
 from inline_render.shell.probe import TerminalInfo
 from inline_render.shell.runner import AppOptions, config_for
-from inline_render.terminal import TerminalFamily
+from inline_render.terminals.memory import TerminalFamily
 from inline_render.testing import RenderMachine
 from inline_render.testing import strategies as ist
 from inline_render.testing.checks import CheckedRenderer

@@ -10,9 +10,10 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from markdown_support import one_shot, streamed
 
-from inline_render import Config, LogAppend, LogDelta, LogFinish, mdview
-from inline_render.log import LogState, RenderOptions
-from inline_render.markdown import Refs
+from inline_render import Config, LogAppend, LogDelta, LogFinish
+from inline_render.core.log import LogState, RenderOptions
+from inline_render.markdown import stream as mdview
+from inline_render.markdown.blocks import Refs
 from inline_render.testing import CheckedRenderer, strategies
 
 

@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markdown_support import one_shot, streamed
 
-from inline_render import mdview
-from inline_render.markdown import Options, Refs
+from inline_render.markdown import stream as mdview
+from inline_render.markdown.blocks import Options, Refs
 from inline_render.testing import strategies
-from inline_render.themes import DEFAULT_THEME
+from inline_render.text.themes import DEFAULT_THEME
 
 _OPTIONS = Options(DEFAULT_THEME)
 

@@ -7,11 +7,11 @@ import random
 import pytest
 
 from inline_render import Config, LogAppend, LogDelta, LogFinish, LogReplace, Resize
-from inline_render.log import LogState, RenderOptions, log_rows
-from inline_render.style import row_text
+from inline_render.core.log import LogState, RenderOptions, log_rows
+from inline_render.core.rows import draw_log_rows
 from inline_render.testing import CheckedRenderer
-from inline_render.text import WidthPolicy
-from inline_render.theme import draw_log_rows
+from inline_render.text.cells import WidthPolicy
+from inline_render.text.style import row_text
 
 LONG = """# Streaming answer
 

@@ -11,18 +11,19 @@ import wcwidth
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inline_render import log as log_module
-from inline_render import style as style_module
-from inline_render import text as text_module
-from inline_render.app import AppState
-from inline_render.effects import Projection
-from inline_render.evolve import evolve, fast_init
+from inline_render.core import log as log_module
+from inline_render.core.app import AppState
+from inline_render.core.effects import Projection
+from inline_render.core.evolve import evolve, fast_init
+from inline_render.core.layout import Frame, Layout
+from inline_render.core.log import LogRow, LogState, RenderOptions, entry_rows, log_rows
+from inline_render.core.rows import draw_log_row, draw_log_rows
 from inline_render.inputs import Input, LogAppend, LogDelta
-from inline_render.layout import Frame, Layout
-from inline_render.log import LogRow, LogState, RenderOptions, entry_rows, log_rows
-from inline_render.style import DEFAULT, Row, Segment, clip_row, row_width
-from inline_render.text import WidthPolicy, grapheme_width, wrap_line
-from inline_render.theme import DIM, draw_log_row, draw_log_rows
+from inline_render.text import cells as text_module
+from inline_render.text import style as style_module
+from inline_render.text.cells import WidthPolicy, grapheme_width, wrap_line
+from inline_render.text.roles import DIM
+from inline_render.text.style import DEFAULT, Row, Segment, clip_row, row_width
 
 # Pieces that exercise the wrap: spaces, long words, wide and zero-width clusters, newlines, tabs.
 PIECES = [
@@ -222,8 +223,8 @@ def test_a_wide_fast_init_class_and_evolve_build_true_frozen_instances() -> None
     instance of exactly that class, equal to what the dataclass builds, and frozen; a subclass keeps its type."""
     import dataclasses
 
-    from inline_render.app import Screen
-    from inline_render.state import Config
+    from inline_render.core.app import Screen
+    from inline_render.core.state import Config
 
     @dataclass(frozen=True, slots=True)
     class Plain:
@@ -272,7 +273,7 @@ def _diff_row_reference(
     old: Row | None, new: Row, width: int, policy: WidthPolicy
 ) -> tuple[int, list[Segment], bool] | None:
     """``effects.diff_row`` as it was before its shortcuts (identity of styles, the kept text measured as is)."""
-    from inline_render.effects import _common_prefix, _zero_width_first
+    from inline_render.core.effects import _common_prefix, _zero_width_first
 
     if old is None:
         return 0, list(new), row_width(new, policy) < width
@@ -326,7 +327,7 @@ def test_diff_row_gives_what_it_gave_before_its_shortcuts(
     """The planner's row diff (kept cells measured without slicing, erase skipped when all old cells are kept)
     gives exactly the change the plain computation gives, also for a row that only grew at its end; and an
     equal-width change inside the last segment writes only the changed cells."""
-    from inline_render.effects import diff_row
+    from inline_render.core.effects import diff_row
 
     typed = (*old[:-1], Segment(old[-1].text + "".join(s.text for s in new), old[-1].style)) if old else new
     counted = (*old[:-1], Segment(old[-1].text[:-1] + "x", old[-1].style)) if old else new  # last cell changed
@@ -339,7 +340,7 @@ def test_diff_row_gives_what_it_gave_before_its_shortcuts(
 
 def test_a_counter_in_the_status_line_writes_only_the_changed_cells() -> None:
     """A status text that changes inside and keeps its width (a token counter) writes only the changed cells."""
-    from inline_render.effects import diff_row
+    from inline_render.core.effects import diff_row
 
     old = (Segment("assistant: 1,234 tokens", DIM),)
     new = (Segment("assistant: 1,241 tokens", DIM),)
@@ -353,8 +354,10 @@ def test_a_rows_only_frame_plans_what_the_planner_plans(workload: str, monkeypat
     """The planner-free plan of a frame whose only change is rows (``effects._plan_rows``) gives the very plan
     and projected screen of the general planner on every tick of the bench's quick workloads where it runs
     (its frame record keeps texts as segments: compared as the operations it reads back as)."""
-    from inline_render import bench, effects
-    from inline_render.state import Config
+    from inline_render.bench import cli as bench_cli
+    from inline_render.bench import measure
+    from inline_render.core import effects
+    from inline_render.core.state import Config
 
     fast = effects._plan_rows
     compared = []
@@ -374,8 +377,8 @@ def test_a_rows_only_frame_plans_what_the_planner_plans(workload: str, monkeypat
     monkeypatch.setattr(effects, "_plan_rows", both)
     kind, _, lines = workload.partition(":")
     config = Config(viewport_height=10, markdown=kind == "w5")
-    renderer = bench.make_renderer(80, 24, config)
-    for _phase, batch in bench.WORKLOADS[kind](int(lines or 0), True):
+    renderer = measure.make_renderer(80, 24, config)
+    for _phase, batch in bench_cli.WORKLOADS[kind](int(lines or 0), True):
         renderer.feed(batch)
     assert sum(compared) >= 10  # it ran, and wrote something, on many ticks
 
@@ -396,8 +399,10 @@ def test_tail_rows_reused_from_the_last_tail_are_the_rows_drawn_again(
 ) -> None:
     """Rows of the log tail taken from the last tick's tail (equal rows, or rows of a streaming entry's
     earlier version inside both texts) are exactly the rows ``draw_log_rows`` draws for the new tail."""
-    from inline_render import bench, layout
-    from inline_render.state import Config
+    from inline_render.bench import cli as bench_cli
+    from inline_render.bench import measure
+    from inline_render.core import layout
+    from inline_render.core.state import Config
 
     reused = layout._reused_rows
     reuses = []
@@ -411,8 +416,8 @@ def test_tail_rows_reused_from_the_last_tail_are_the_rows_drawn_again(
 
     monkeypatch.setattr(layout, "_reused_rows", checked)
     kind, _, lines = workload.partition(":")
-    renderer = bench.make_renderer(80, 24, Config(viewport_height=10, markdown=kind == "w5"))
-    events = _diff_stream() if kind == "diff" else bench.WORKLOADS[kind](int(lines or 0), True)
+    renderer = measure.make_renderer(80, 24, Config(viewport_height=10, markdown=kind == "w5"))
+    events = _diff_stream() if kind == "diff" else bench_cli.WORKLOADS[kind](int(lines or 0), True)
     for _phase, batch in events:
         renderer.feed(batch)
     assert len(reuses) >= 10 and sum(reuses) > 0, (len(reuses), sum(reuses))  # it ran, and reused rows

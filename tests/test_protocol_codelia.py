@@ -18,8 +18,8 @@ from inline_render.inputs import (
     Working,
 )
 from inline_render.outputs import ConfirmAnswer, PickAnswer, Submit
-from inline_render.protocol.catalog import UiContext
-from inline_render.protocol.mapping import Session
+from inline_render.protocol.codelia.catalog import UiContext
+from inline_render.protocol.codelia.session import Session
 from inline_render.protocol.messages import Notification, Request, Response
 
 

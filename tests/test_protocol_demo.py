@@ -27,7 +27,7 @@ ANSWERS = (  # each exactly once in the output
 def demo(tmp_path: Path, *flags: str, prompts: tuple[str, ...] = PROMPTS) -> tuple[str, list[dict[str, Any]]]:
     """Run the unattended demo against the fake runtime; its output and every message the runtime received."""
     log = tmp_path / "received.ndjson"
-    runtime = f"{sys.executable} -m inline_render.fake_runtime --delay 0 --speed 0 --log {log} {' '.join(flags)}"
+    runtime = f"{sys.executable} -m inline_render.demo.fake_runtime --delay 0 --speed 0 --log {log} {' '.join(flags)}"
     command = [
         sys.executable,
         "-m",

@@ -13,9 +13,9 @@ from inline_render import Renderer
 from inline_render.inputs import Input, LogAppend, Working, input_from_json, input_to_json
 from inline_render.outputs import ConfirmAnswer, Interrupt, PickAnswer, PromptAnswer, Submit
 from inline_render.protocol import events
-from inline_render.protocol import methods as m
 from inline_render.protocol.codec import Decoder, encode
-from inline_render.protocol.mapping import Session, Step
+from inline_render.protocol.codelia import methods as m
+from inline_render.protocol.codelia.session import Session, Step
 
 METHODS = [*sorted(m.PARAMS_BY_METHOD), "nope", ""]
 EVENT_TYPES = [*sorted(events.EVENT_TYPES), "step_start"]

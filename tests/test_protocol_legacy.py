@@ -11,8 +11,8 @@ from protocol_support import event, feed, req, running, status
 from inline_render import Renderer
 from inline_render.inputs import Input, LogAppend, PermissionPreview, PermissionReady
 from inline_render.protocol.codec import Decoder
+from inline_render.protocol.codelia.session import Session
 from inline_render.protocol.legacy import LegacyPreflight, legacy_block, normalize_diff
-from inline_render.protocol.mapping import Session
 
 DIFF = "--- a/hello.py\n+++ b/hello.py\n@@ -1,2 +1,2 @@\n def greet(name):\n-    print('hi')\n+    print('hello')"
 

@@ -25,8 +25,8 @@ from inline_render.inputs import (
     Working,
 )
 from inline_render.outputs import Interrupt, PickAnswer, PromptAnswer, Submit
-from inline_render.protocol import lemon as w
-from inline_render.protocol.lemon_session import LemonSession, LemonStep
+from inline_render.protocol.lemon import codec as w
+from inline_render.protocol.lemon.session import LemonSession, LemonStep
 from inline_render.testing.checks import CheckedRenderer
 
 STRUCT = {"__struct__": "Elixir.Ai.Types.AssistantMessage"}

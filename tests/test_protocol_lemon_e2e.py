@@ -12,10 +12,10 @@ from typing import Any
 from inline_render.inputs import ConfirmRequest, Input, Key, PickRequest, PromptRequest
 from inline_render.outputs import Output
 from inline_render.protocol.client import ClientConfig, Protocol, RuntimeClient
-from inline_render.protocol.lemon import LemonReady
+from inline_render.protocol.lemon.codec import LemonReady
 from inline_render.testing.checks import CheckedRenderer
 
-FAKE_LEMON = [sys.executable, "-m", "inline_render.fake_lemon", "--delay", "0"]
+FAKE_LEMON = [sys.executable, "-m", "inline_render.demo.fake_lemon", "--delay", "0"]
 DIALOGS = (ConfirmRequest, PromptRequest, PickRequest)
 
 

@@ -27,7 +27,7 @@ from inline_render.inputs import (
 )
 from inline_render.outputs import ConfirmAnswer, Interrupt, PickAnswer, PromptAnswer, Quit, Submit
 from inline_render.protocol.codec import decode_line
-from inline_render.protocol.mapping import Session, SessionConfig
+from inline_render.protocol.codelia.session import Session, SessionConfig
 from inline_render.protocol.messages import ErrorResponse, Request, Response
 from inline_render.protocol.transcript import Limits
 
@@ -70,7 +70,7 @@ def test_protocol_version_mismatch_is_tolerated_quietly(caplog: pytest.LogCaptur
     """Another protocol_version (even a number) leaves no line in the log, only a debug record; the session works."""
     session = Session()
     session.initialize()
-    with caplog.at_level("DEBUG", logger="inline_render.protocol.mapping"):
+    with caplog.at_level("DEBUG", logger="inline_render.protocol.codelia.session"):
         step = feed(session, result(1, {"protocol_version": 2}))  # a lenient runtime: numeric id and version
     assert step.inputs == ()
     assert session.server is not None and "protocol version 2" in caplog.text
@@ -295,7 +295,7 @@ def test_permission_events_map_to_preflight_inputs() -> None:
 
 def test_unknown_event_type_is_quiet(caplog: pytest.LogCaptureFixture) -> None:
     """Events of an unknown (future) type leave nothing in the log: a debug record each, and later events show."""
-    with caplog.at_level("DEBUG", logger="inline_render.protocol.mapping"):
+    with caplog.at_level("DEBUG", logger="inline_render.protocol.codelia.session"):
         step = feed(
             running(),
             event("r1", 0, type="shiny.new", data=[1]),

@@ -8,9 +8,9 @@ import pytest
 
 from inline_render.errors import InvalidInput
 from inline_render.inputs import PickOption
-from inline_render.protocol import catalog as c
 from inline_render.protocol import events as ev
-from inline_render.protocol import methods as m
+from inline_render.protocol.codelia import catalog as c
+from inline_render.protocol.codelia import methods as m
 from inline_render.protocol.messages import (
     INVALID_REQUEST,
     ErrorInfo,

@@ -20,7 +20,7 @@ from protocol_support import wire
 
 from inline_render import Renderer
 from inline_render.inputs import ConfirmRequest, Input, Key
-from inline_render.protocol.mapping import Session, SessionConfig, Step
+from inline_render.protocol.codelia.session import Session, SessionConfig, Step
 from inline_render.protocol.messages import message_to_json
 
 RECORDINGS = Path(__file__).parent / "protocol_recordings"

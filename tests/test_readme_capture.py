@@ -13,10 +13,10 @@ import os
 import sys
 from pathlib import Path
 
-from inline_render.demo import DEMO_PROMPTS, Demo
-from inline_render.dialogs import ConfirmDialog
-from inline_render.state import Config
+from inline_render.core.state import Config
+from inline_render.demo.scripted import DEMO_PROMPTS, Demo
 from inline_render.testing.pilot import Pilot, run_app
+from inline_render.widgets.dialogs import ConfirmDialog
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 MARKER = "<!-- demo capture: tests/test_readme_capture.py -->"
@@ -25,7 +25,7 @@ COLUMNS, ROWS = 80, 30
 
 async def capture() -> list[str]:
     """The demo's screen, right-trimmed, while the first run's confirm waits for the user."""
-    runtime = [sys.executable, "-m", "inline_render.fake_runtime", "--speed", "0", "--delay", "0"]
+    runtime = [sys.executable, "-m", "inline_render.demo.fake_runtime", "--speed", "0", "--delay", "0"]
     demo = Demo(runtime, DEMO_PROMPTS[:1], unattended=False, first_auto=True)
     config = Config(placeholder="Type a message \u00b7 /help")  # as the demo's own options
 

@@ -9,7 +9,7 @@ from realterm.checker import StaleCells, TerminalText, check, join_wrapped, with
 from realterm.lines import line_id, preamble_lines, storm_lines
 from realterm.storm import MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, MIN_ROWS, make_storm
 
-from inline_render.text import text_width
+from inline_render.text.cells import text_width
 
 LINES = (
     "P001 shell output",

@@ -17,7 +17,7 @@ from realterm.recorded import replay_recording
 from realterm.storm import make_storm
 
 from inline_render import Config, Input, LogAppend, LogDelta, LogFinish, Resize
-from inline_render.terminal import TerminalFamily
+from inline_render.terminals.memory import TerminalFamily
 from inline_render.testing.checks import CheckedRenderer
 
 SEED = 6  # starts with no preamble, so the in-process run starts as the rig's app does
@@ -70,9 +70,9 @@ def test_a_recorded_run_replays_to_the_same_text(tmp_path: Path) -> None:
 
 # Runs recorded on VTE 0.70 (``storm -t vte --storms 1 --seed S --record``) that cut a line, each a regression test:
 # * seed 15 cut ``L0050``: at the shrink from 33x17 to 55x8 two frames in flight moved up past the top of the shorter
-#   screen (``inline_render.replay``).  The replay of those frames found the line's first rows (inserted by a frame in
-#   flight, of an older version of the open entry) and, further on, its later rows, and took the line for whole: the
-#   rows of two versions of one line were compared as two lines.  The line is now checked as one
+#   screen (``inline_render.core.inflight``).  The replay of those frames found the line's first rows (inserted by a
+#   frame in flight, of an older version of the open entry) and, further on, its later rows, and took the line for
+#   whole: the rows of two versions of one line were compared as two lines.  The line is now checked as one
 #   (``log.continues_line``) and inserted again whole.
 # * seed 1 cut ``L0033``: a frame in flight at the narrowing from 35x32 to 34x26 moved up 6 rows to rewrite the line's
 #   last row, which the narrowing had re-wrapped into two rows (it was 35 wide); it wrote on the second piece and left

@@ -1,16 +1,16 @@
-"""The replay of frames in flight (``inline_render.replay``) and the log's second insertion of text it
+"""The replay of frames in flight (``inline_render.core.inflight``) and the log's second insertion of text it
 found garbled (``LogState.reinsert``)."""
 
 from __future__ import annotations
 
 import copy
 
-from inline_render.app import FrameRecord
-from inline_render.log import LogState, continues_line, log_rows
-from inline_render.ops import LineFeed, MoveBy, Text
-from inline_render.replay import clamped, replay_frames
-from inline_render.style import DEFAULT, Segment
-from inline_render.text import WidthPolicy
+from inline_render.core.app import FrameRecord
+from inline_render.core.inflight import clamped, replay_frames
+from inline_render.core.log import LogState, continues_line, log_rows
+from inline_render.core.ops import LineFeed, MoveBy, Text
+from inline_render.text.cells import WidthPolicy
+from inline_render.text.style import DEFAULT, Segment
 
 POLICY = WidthPolicy.CODEPOINT
 

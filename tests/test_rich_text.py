@@ -5,16 +5,16 @@ from __future__ import annotations
 from prompt_toolkit.output.color_depth import ColorDepth
 
 from inline_render import Config, LogAppend, PermissionReady, Renderer
-from inline_render.backend import Vt100Backend
-from inline_render.highlight import diff_language, highlight_code, lexer_for
-from inline_render.log import LogState, RenderOptions, log_rows
-from inline_render.markdown import safe_url
-from inline_render.ops import Plan, Text
-from inline_render.spans import ansi_text, parse_ansi
-from inline_render.style import Segment, Style, row_text
-from inline_render.text import WidthPolicy
-from inline_render.theme import draw_log_rows
-from inline_render.themes import DEFAULT_THEME, color_depth_from_env, hyperlinks_supported
+from inline_render.core.backend import Vt100Backend
+from inline_render.core.log import LogState, RenderOptions, log_rows
+from inline_render.core.ops import Plan, Text
+from inline_render.core.rows import draw_log_rows
+from inline_render.markdown.blocks import safe_url
+from inline_render.text.cells import WidthPolicy
+from inline_render.text.highlight import diff_language, highlight_code, lexer_for
+from inline_render.text.spans import ansi_text, parse_ansi
+from inline_render.text.style import Segment, Style, row_text
+from inline_render.text.themes import DEFAULT_THEME, color_depth_from_env, hyperlinks_supported
 
 
 def rows_of(kind: str, text: str, width: int = 60, **options: object) -> list[tuple[Segment, ...]]:
@@ -150,7 +150,7 @@ def test_entities_cannot_smuggle_controls_into_the_terminal() -> None:
 def test_a_custom_theme_styles_markdown_status_and_composer() -> None:
     """Config(theme=Theme(...)): its styles reach Markdown elements, the status line and the composer prompt."""
     from inline_render import Status
-    from inline_render.themes import Theme
+    from inline_render.text.themes import Theme
 
     red = Style(fg="ansired")
     theme = Theme("mine", "ansi", {"strong": Style(bold=True, underline=True), "status": red, "composer_prompt": red})

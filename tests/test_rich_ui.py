@@ -10,19 +10,19 @@ from pathlib import Path
 from prompt_toolkit.output.color_depth import ColorDepth
 
 from inline_render import Config, ConfirmRequest, Input, LogAppend, Notify, PermissionPreview, Renderer, Status
-from inline_render.backend import Vt100Backend
+from inline_render.core.backend import Vt100Backend
+from inline_render.core.ops import Plan, Text
 from inline_render.inputs import input_from_json, input_to_json
-from inline_render.ops import Plan, Text
 from inline_render.protocol.events import PermissionPreviewEvent, parse_event
 from inline_render.protocol.transcript import Transcript
 from inline_render.shell import AppOptions, InlineApp, OutputMode
 from inline_render.shell.probe import TerminalInfo
 from inline_render.shell.runner import config_for
 from inline_render.shell.terminal_io import color_depth_for
-from inline_render.spans import ansi_text
-from inline_render.style import Segment, Style, row_text
 from inline_render.testing import CheckedRenderer
-from inline_render.themes import DEFAULT_THEME, Theme
+from inline_render.text.spans import ansi_text
+from inline_render.text.style import Segment, Style, row_text
+from inline_render.text.themes import DEFAULT_THEME, Theme
 
 PY_DIFF = "@@ -1 +1 @@\n-x = 1\n+x = 2"  # no +++/--- headers: only the preview's fields name the language
 RECORDED = Path(__file__).parent / "protocol_recordings" / "codelia-observed.ndjson"

@@ -13,20 +13,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from prompt_toolkit.output.color_depth import ColorDepth
 
-from inline_render import bench, effects
-from inline_render.app import AppState, FrameRecord, Screen, initial_state
-from inline_render.backend import Vt100Backend
-from inline_render.effects import Projection, RowsPlan
+from inline_render.bench import cli as bench_cli
+from inline_render.bench import measure
+from inline_render.core import effects
+from inline_render.core.app import AppState, FrameRecord, Screen, initial_state
+from inline_render.core.backend import Vt100Backend
+from inline_render.core.effects import Projection, RowsPlan
+from inline_render.core.layout import Frame, Layout
+from inline_render.core.ops import MoveBy, Plan, Text, as_ops
+from inline_render.core.reduce import reduce_inputs
+from inline_render.core.state import Config
+from inline_render.core.tick import InMemoryRenderer, Renderer
 from inline_render.inputs import Fault, Input, Key, LogAppend, LogDelta, Status
-from inline_render.layout import Frame, Layout
-from inline_render.ops import MoveBy, Plan, Text, as_ops
-from inline_render.reduce import reduce_inputs
-from inline_render.state import Config
-from inline_render.style import Segment, Style
-from inline_render.text import flatten
-from inline_render.tick import InMemoryRenderer, Renderer
+from inline_render.text.cells import flatten
+from inline_render.text.style import Segment, Style
 
-tick_module = importlib.import_module("inline_render.tick")  # the module (the package exports the function)
+tick_module = importlib.import_module("inline_render.core.tick")  # the module (the package exports the function)
 
 
 def _plain(screen: Screen) -> Screen:
@@ -86,8 +88,8 @@ def test_each_rows_only_tick_plans_writes_and_settles_as_the_general_path(
     monkeypatch.setattr(tick_module, "settle_rows", settle_rows)
     kind, _, lines = workload.partition(":")
     config = Config(viewport_height=10, markdown=kind == "w5")
-    renderer = bench.make_renderer(80, 24, config)
-    for _phase, batch in bench.WORKLOADS[kind](int(lines or 0), True):
+    renderer = measure.make_renderer(80, 24, config)
+    for _phase, batch in bench_cli.WORKLOADS[kind](int(lines or 0), True):
         renderer.feed(batch)
     assert sum(checked) >= 10  # it ran, and wrote something, on many ticks
 
@@ -186,8 +188,8 @@ def test_a_maker_builds_what_the_class_builds() -> None:
     a class with ``__post_init__`` is refused."""
     from dataclasses import FrozenInstanceError, dataclass, fields
 
-    from inline_render.evolve import maker
-    from inline_render.tick import TickResult
+    from inline_render.core.evolve import maker
+    from inline_render.core.tick import TickResult
 
     values = (3, ((),) * 4, 80, 2, (5, 2), True, True, None, False, False, (4, 1), (), True, (1, 2, 3, 4), None, None)
     made = maker(Screen)(*values)

@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from inline_render.cli_replay import main
 from inline_render.scenario import find_scenarios, replay
+from inline_render.scenario.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "scenarios"

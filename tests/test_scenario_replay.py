@@ -18,7 +18,7 @@ from inline_render import Config, CursorPhase, Fault, InvariantViolation, LogApp
 from inline_render.scenario import EXPECT_FIELDS, STATE_FIELDS, Scenario, parse_scenario, replay
 from inline_render.testing import CheckedRenderer
 
-TICK_MODULE = importlib.import_module("inline_render.tick")  # the package exports a function named tick
+TICK_MODULE = importlib.import_module("inline_render.core.tick")  # the package exports a function named tick
 HEADER = {
     "format": "inline-render-scenario",
     "version": 1,

@@ -9,9 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from inline_render import Config, LogAppend, Resize
-from inline_render.terminal import TerminalFamily, TestTerminal
+from inline_render.terminals.memory import TerminalFamily, TestTerminal
 from inline_render.testing.checks import CheckedRenderer
-from inline_render.text import WidthPolicy, iter_cells, text_width, wrap_cells
+from inline_render.text.cells import WidthPolicy, iter_cells, text_width, wrap_cells
 
 WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo"]
 LINE = "L0001 " + " ".join(WORDS[(j * 7) % len(WORDS)] for j in range(40))  # words of 4-7 letters, some long ones

@@ -10,9 +10,9 @@ import pytest
 from realterm.checker import TerminalText, check
 
 from inline_render import Config, LogAppend, LogDelta, LogFinish, Resize
-from inline_render.terminal import TerminalFamily
+from inline_render.terminals.memory import TerminalFamily
 from inline_render.testing.checks import CheckedRenderer
-from inline_render.text import wrap_cells
+from inline_render.text.cells import wrap_cells
 
 WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima"]
 FIRST = [f"L{i:04d} " + " ".join(WORDS[(i + j) % len(WORDS)] for j in range(3)) for i in range(1, 4)]
@@ -73,7 +73,7 @@ def _glued(narrow: int) -> str:
 
 def _rows_path(monkeypatch: pytest.MonkeyPatch) -> None:
     """The open line drawn row by row, as the planner still draws it after a broken write or an anchoring."""
-    monkeypatch.setattr("inline_render.effects.plan_stream", lambda state, layout, frame: None)
+    monkeypatch.setattr("inline_render.core.effects.plan_stream", lambda state, layout, frame: None)
 
 
 @pytest.mark.parametrize("narrow", [12, 24, 33])
@@ -111,6 +111,6 @@ def test_without_inserting_it_again_the_line_is_cut(monkeypatch: pytest.MonkeyPa
     """Row by row, with the resize's replay turned off: the line's rows are no longer where they were inserted (the
     harness finds one missing above the viewport)."""
     _rows_path(monkeypatch)
-    monkeypatch.setattr("inline_render.reduce_resize._soft_lines_in_flight", lambda state, item: state)
+    monkeypatch.setattr("inline_render.core.reduce_resize._soft_lines_in_flight", lambda state, item: state)
     with pytest.raises(AssertionError, match="is missing above the viewport"):
         _glued(24)

@@ -14,7 +14,7 @@ import pytest
 from termprobe.compare import FAMILY, differences, run_model
 from termprobe.real import Feed, Resize, Snap, Step, available, run_scripts
 
-from inline_render.terminal import TerminalFamily, TestTerminal
+from inline_render.terminals.memory import TerminalFamily, TestTerminal
 
 NUMBERED = b"\n".join(b"A%02d" % i for i in range(1, 31)) + b"\n"
 LONG = [b"B%02d-" % i + b"x" * 55 for i in range(1, 11)]

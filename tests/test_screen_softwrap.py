@@ -9,12 +9,12 @@ from __future__ import annotations
 import pytest
 
 from inline_render import Config, LogAppend, LogDelta, LogFinish, Resize
-from inline_render.backend import Vt100Backend
+from inline_render.core.backend import Vt100Backend
+from inline_render.core.ops import AutowrapOff, AutowrapOn, DeleteLines, Plan
 from inline_render.inputs import Fault
-from inline_render.ops import AutowrapOff, AutowrapOn, DeleteLines, Plan
 from inline_render.shell.probe import TerminalInfo
 from inline_render.shell.runner import AppOptions, config_for
-from inline_render.terminal import TerminalFamily, TestTerminal
+from inline_render.terminals.memory import TerminalFamily, TestTerminal
 from inline_render.testing.checks import CheckedRenderer
 
 SHORT = "\n".join(f"A{i:02d}" for i in range(1, 31))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from inline_render import Config, EditorSet, LogAppend, PromptRequest
-from inline_render.terminal import TerminalFamily
+from inline_render.terminals.memory import TerminalFamily
 from inline_render.testing.checks import CheckedRenderer
 
 

@@ -12,7 +12,7 @@ from termprobe.real import Feed, Resize, Snap, available, run_scripts
 
 from inline_render import Config, LogAppend, LogDelta, LogFinish
 from inline_render import Resize as ResizeInput
-from inline_render.terminal import TerminalFamily
+from inline_render.terminals.memory import TerminalFamily
 from inline_render.testing.checks import CheckedRenderer
 
 WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima"]

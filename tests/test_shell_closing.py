@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from inline_render import Config, ConfirmRequest, LogAppend, LogDelta, Status
-from inline_render.log import LogState, log_rows
+from inline_render.core.log import LogState, log_rows
+from inline_render.core.rows import draw_log_row
 from inline_render.shell.closing import ENTER_MODES, LEAVE_MODES, closing_plan
-from inline_render.style import row_text
-from inline_render.terminal import Cursor
+from inline_render.terminals.memory import Cursor
 from inline_render.testing import CheckedRenderer
-from inline_render.theme import draw_log_row
+from inline_render.text.style import row_text
 
 
 def _expected(entries: list[tuple[str, str]], columns: int) -> list[str]:
@@ -82,7 +82,7 @@ def test_closing_keeps_the_last_cell_of_full_width_rows(columns: int) -> None:
 def test_closing_mid_stream_on_gnu_screen_writes_a_tall_line_once() -> None:
     """GNU screen, a line streamed taller than the screen (its head above the viewport, in screen's text): at exit
     its head is not written again, and the line reads once, whole, above the prompt's row."""
-    from inline_render.terminal import TerminalFamily
+    from inline_render.terminals.memory import TerminalFamily
 
     config = Config(resize_reflow=True, soft_wrap_lines=True, synchronized_output=False)
     checked = CheckedRenderer(20, 8, config=config, cursor_row=0, family=TerminalFamily.SCREEN)

@@ -12,7 +12,7 @@ from inline_render import ConfirmRequest, Key, LogAppend, LogDelta, LogFinish, L
 from inline_render.outputs import ConfirmAnswer
 from inline_render.shell.plain import AnswerTracker, PlainWriter
 
-FAST_RUNTIME = f"{sys.executable} -m inline_render.fake_runtime --speed 0 --delay 0"
+FAST_RUNTIME = f"{sys.executable} -m inline_render.demo.fake_runtime --speed 0 --delay 0"
 
 
 def _demo(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:

@@ -6,7 +6,7 @@ import copy
 import re
 
 from inline_render import Config, Key, LogAppend, LogDelta, Renderer, Resize, Status
-from inline_render.tick import InMemoryRenderer
+from inline_render.core.tick import InMemoryRenderer
 
 
 def _filled(columns: int, rows: int, lines: int, width: int, *, viewport: int = 12) -> InMemoryRenderer:

@@ -281,7 +281,8 @@ def test_a_record_file_that_cannot_be_opened_is_an_error_line_not_a_crash(pty: P
     app = pty.app(record=str(target))
 
     async def main(app: InlineApp) -> None:
-        await _until(lambda: "No such file or directory" in " ".join(pty.terminal.screen_lines()))
+        # The words of the reason, whichever rows they wrapped onto (continuation rows are indented).
+        await _until(lambda: "No such file or directory" in " ".join(" ".join(pty.terminal.screen_lines()).split()))
         assert any("Cannot record to" in line for line in pty.terminal.screen_lines())
         app.exit(0)
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from inline_render import Key, LogDelta, Resize
+from inline_render.core.log import LogState, RenderOptions, log_rows
+from inline_render.core.rows import draw_log_rows
 from inline_render.inputs import Input
-from inline_render.log import LogState, RenderOptions, log_rows
 from inline_render.shell.schedule import TickScheduler, coalesce
-from inline_render.text import WidthPolicy
-from inline_render.theme import draw_log_rows
+from inline_render.text.cells import WidthPolicy
 
 
 def test_nothing_waiting_means_no_tick() -> None:

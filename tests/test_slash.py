@@ -12,14 +12,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inline_render.completion import complete
+from inline_render.commands.builtins import help_lines, tools_lines
+from inline_render.commands.registry import (
+    CommandContext,
+    CommandRegistry,
+    ManualTool,
+    parse_arguments,
+    split_command,
+    usage,
+)
 from inline_render.errors import InvalidInput
 from inline_render.inputs import FormField
 from inline_render.outputs import CompleteRequest, Submit
 from inline_render.shell import InlineApp
-from inline_render.slash import CommandContext, CommandRegistry, ManualTool, parse_arguments, split_command, usage
-from inline_render.slash_builtins import help_lines, tools_lines
 from inline_render.testing.pilot import Pilot, run_app
+from inline_render.widgets.completion import complete
 
 DEPLOY = (
     FormField("env", "select", "where to deploy", True, None, ("staging", "prod")),

@@ -5,15 +5,15 @@ from __future__ import annotations
 import asyncio
 import sys
 
+from inline_render.commands.builtins import help_lines
+from inline_render.commands.registry import CommandRegistry
 from inline_render.outputs import Quit, Submit
 from inline_render.protocol import RuntimeClient
+from inline_render.protocol.codelia.slash import add_runtime_commands
 from inline_render.shell import InlineApp
-from inline_render.slash import CommandRegistry
-from inline_render.slash_builtins import help_lines
-from inline_render.slash_runtime import add_runtime_commands
 from inline_render.testing.pilot import run_app
 
-FAKE = [sys.executable, "-m", "inline_render.fake_runtime", "--speed", "0", "--delay", "0"]
+FAKE = [sys.executable, "-m", "inline_render.demo.fake_runtime", "--speed", "0", "--delay", "0"]
 
 
 class Recorder:

@@ -35,10 +35,10 @@ from inline_render import (
     plan_terminal_effects,
     reduce_inputs,
 )
-from inline_render.app import AppState
-from inline_render.ops import EndSync, HideCursor, Inserted, LineFeed, Plan, ShowCursor, Text
+from inline_render.core.app import AppState
+from inline_render.core.ops import EndSync, HideCursor, Inserted, LineFeed, Plan, ShowCursor, Text
 from inline_render.outputs import Interrupt, Quit, Submit
-from inline_render.style import DEFAULT
+from inline_render.text.style import DEFAULT
 
 
 def settled(columns: int = 40, rows: int = 12, **config: object) -> AppState:
@@ -202,7 +202,7 @@ def test_initial_state_keeps_the_start_row() -> None:
 
 def test_no_color_depth_drops_colours_but_keeps_attributes(monkeypatch: pytest.MonkeyPatch) -> None:
     """NO_COLOR (prompt_toolkit's 1-bit depth) writes bold but no colour; 4-bit writes the ANSI colour."""
-    from inline_render.style import Style
+    from inline_render.text.style import Style
 
     plan = Plan((Text("x", Style(fg="ansired", bold=True)),))
     coloured, plain = bytearray(), bytearray()

@@ -20,7 +20,7 @@ from realterm.lines import storm_lines
 from realterm.storm import make_storm
 
 from inline_render import Config, Input, LogAppend, LogDelta, LogFinish, Resize
-from inline_render.terminal import TerminalFamily
+from inline_render.terminals.memory import TerminalFamily
 from inline_render.testing.checks import CheckedRenderer
 
 LONG = os.environ.get("INLINE_RENDER_PROFILE") == "long"
@@ -139,7 +139,7 @@ def _clamped_shrink(
 # (CUU clamps): every row it writes lands lower than planned, and its line feeds push rows other than the
 # ones it drew.  The rig's VTE seeds 1 and 15 cut ``L0033`` and ``L0050`` this way; here each burst cut a
 # line or lost an inserted row before the resize replayed the frames in flight (bursts 1 and 2;
-# ``inline_render.replay``); burst 3 passed before too.
+# ``inline_render.core.inflight``); burst 3 passed before too.
 FAMILIES = [TerminalFamily.VTE, TerminalFamily.XTERMJS, TerminalFamily.TMUX, TerminalFamily.XTERM]
 
 
@@ -206,7 +206,7 @@ def _outcome(family: TerminalFamily) -> str:
 
 def _general_rules_verdict(monkeypatch: pytest.MonkeyPatch, family: TerminalFamily) -> str:
     with monkeypatch.context() as patch:
-        patch.setattr("inline_render.reduce_resize.clamped", lambda frames, met_rows: False)
+        patch.setattr("inline_render.core.reduce_resize.clamped", lambda frames, met_rows: False)
         return _outcome(family)
 
 
@@ -223,7 +223,7 @@ def test_a_replay_that_raises_leaves_the_resize_to_the_general_rules(
         calls.append(1)
         raise RuntimeError("model failure")
 
-    monkeypatch.setattr("inline_render.reduce_resize.replay_frames", failing)
+    monkeypatch.setattr("inline_render.core.reduce_resize.replay_frames", failing)
     assert _outcome(family) == general
     assert calls, "the replay was never asked: the test does not reach the clamp"
 
@@ -233,8 +233,8 @@ def test_a_replay_whose_cursor_disagrees_with_the_report_is_not_trusted(
     monkeypatch: pytest.MonkeyPatch, family: TerminalFamily
 ) -> None:
     """A replay that puts the cursor on another row than the terminal reported is ignored: general rules."""
-    from inline_render import reduce_resize as reduce_module
-    from inline_render.replay import Replayed
+    from inline_render.core import reduce_resize as reduce_module
+    from inline_render.core.inflight import Replayed
 
     general = _general_rules_verdict(monkeypatch, family)
     real = reduce_module.replay_frames
@@ -248,6 +248,6 @@ def test_a_replay_whose_cursor_disagrees_with_the_report_is_not_trusted(
         row, column = replayed.cursor
         return Replayed(replayed.history, replayed.screen, (row - 1 if row else row + 1, column))
 
-    monkeypatch.setattr("inline_render.reduce_resize.replay_frames", disagreeing)
+    monkeypatch.setattr("inline_render.core.reduce_resize.replay_frames", disagreeing)
     assert _outcome(family) == general
     assert calls, "the replay never answered: the test does not reach the clamp"

@@ -7,14 +7,14 @@ import tracemalloc
 
 import pytest
 
-from inline_render import log as log_module
-from inline_render.bench import CountingSink, make_renderer
+from inline_render.bench.measure import CountingSink, make_renderer
+from inline_render.core import log as log_module
+from inline_render.core.log import LogState, RenderOptions, log_rows
+from inline_render.core.state import Config
 from inline_render.inputs import Input, Key, LogAppend, LogDelta, LogFinish, LogReplace, Resize, Status
-from inline_render.log import LogState, RenderOptions, log_rows
 from inline_render.protocol.transcript import Transcript, _RunLog
 from inline_render.shell.schedule import KEY_SHARE, TickScheduler
-from inline_render.state import Config
-from inline_render.text import WidthPolicy
+from inline_render.text.cells import WidthPolicy
 
 WORDS = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "lambda", "mu"]
 

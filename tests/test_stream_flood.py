@@ -9,8 +9,8 @@ import sys
 import pytest
 from flood_pty import run_flood
 
+from inline_render.core.tick import Renderer
 from inline_render.shell import AppOptions, InlineApp
-from inline_render.tick import Renderer
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs a pty and /proc")
 

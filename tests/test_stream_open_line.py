@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_stream_cost import _delta_allocation, _stream_bytes
 
-from inline_render.chunks import Chunks, Tail
+from inline_render.core.chunks import Chunks, Tail
+from inline_render.core.log import LogState, RenderOptions, log_rows
 from inline_render.inputs import Input, LogAppend, LogDelta, LogFinish, LogReplace, Resize
-from inline_render.log import LogState, RenderOptions, log_rows
-from inline_render.text import WidthPolicy
+from inline_render.text.cells import WidthPolicy
 
 PIECES = st.lists(st.text(alphabet="ab \u4e00", max_size=300), max_size=200)
 
@@ -48,7 +48,7 @@ def test_a_branch_from_an_older_version_does_not_change_the_newer_one() -> None:
 
 def test_an_entry_with_its_open_line_in_pieces_has_the_same_text_and_rows() -> None:
     """Deltas (a tab, controls, a branch from an older log) give the same text and rows in pieces or whole."""
-    from inline_render import log as log_module
+    from inline_render.core import log as log_module
 
     rng = random.Random(21)
     deltas = ["".join(rng.choice("ab c\t\x1b\u4e00") for _ in range(rng.randint(1, 120))) for _ in range(300)]

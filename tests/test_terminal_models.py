@@ -18,7 +18,7 @@ from termprobe.real import TERMINALS, Feed, Resize, Script, Snap, available, run
 from termprobe.scripts import ascii_only, library_script
 
 from inline_render.shell.cursor import QUERY, SIZE_PROBE
-from inline_render.terminal import TerminalFamily, TestTerminal
+from inline_render.terminals.memory import TerminalFamily, TestTerminal
 
 LONG = os.environ.get("INLINE_RENDER_REALTERM_LONG") == "1"
 SEEDS = range(60) if LONG else range(3)

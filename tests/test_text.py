@@ -1,4 +1,4 @@
-"""Unit and property tests of sanitizing, widths and wrapping (inline_render.text)."""
+"""Unit and property tests of sanitizing, widths and wrapping (inline_render.text.cells)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import wcwidth
 from hypothesis import given
 from hypothesis import strategies as st
 
-from inline_render.text import (
+from inline_render.text.cells import (
     WidthPolicy,
     _wrap_ascii,
     _wrap_clusters,

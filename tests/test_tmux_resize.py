@@ -9,7 +9,7 @@ import time
 import pytest
 from tmux_harness import VIEWPORT_ONLY, Tmux, assert_exited_cleanly
 
-RUNTIME = f"{sys.executable} -m inline_render.fake_runtime --speed 800 --delay 0.05"
+RUNTIME = f"{sys.executable} -m inline_render.demo.fake_runtime --speed 800 --delay 0.05"
 # A frame still unread by tmux when it processes a resize lands on the reflowed screen with the old
 # geometry (see the README's limits): resizes here come while tmux is idle, not while it serves a capture.
 PAUSE = 0.6

@@ -20,7 +20,7 @@ outputs: dialog answers, a submitted prompt, Esc) goes back to the runtime::
 
     async def main() -> None:
         renderer = Renderer.in_memory(80, 24)      # or a Renderer on the real terminal
-        client = RuntimeClient(["python", "-m", "inline_render.fake_runtime"], on_inputs=renderer.feed)
+        client = RuntimeClient(["python", "-m", "inline_render.demo.fake_runtime"], on_inputs=renderer.feed)
         await client.start()                       # spawn + initialize (None if that failed)
 
         def press(*keys: str) -> None:             # in an app: every key the terminal reports
@@ -209,7 +209,7 @@ UI's ``ui.context.update`` and ``ui_context``, which the recorded UI did not sen
        "event":{"type":"final","content":"Done: notes.txt now says `status: reviewed`."}}}
     < {"jsonrpc":"2.0","method":"run.status","params":{"run_id":"8c37c477","status":"completed"}}
 
-``python -m inline_render.fake_runtime`` (``--help`` for its options) is a
+``python -m inline_render.demo.fake_runtime`` (``--help`` for its options) is a
 strict seed-004 runtime with codelia's event order, written with nothing but
 the standard library: a reference for runtime authors.
 
@@ -217,7 +217,7 @@ Lemon's JSON lines (seed 001) are a second dialect: ``ClientConfig(protocol="lem
 or ``"auto"`` (the default), which switches when the runtime's first line is Lemon's
 ``{"type": "ready", ...}``.  ``lemon`` decodes its lines, ``LemonSession`` (same calls as
 ``Session``) renders its events through the same normalized events and ``Transcript``;
-``python -m inline_render.fake_lemon`` speaks seed 001 verbatim.  The README's Lemon
+``python -m inline_render.demo.fake_lemon`` speaks seed 001 verbatim.  The README's Lemon
 section lists what each message shows and what the UI answers.
 """
 
@@ -225,9 +225,10 @@ from __future__ import annotations
 
 from .client import PROTOCOLS, ClientConfig, InputSink, Protocol, RuntimeClient
 from .codec import DEFAULT_MAX_LINE_BYTES, Decoder, LineSplitter, decode_line, encode
-from .lemon import LemonDecoded, LemonReady, decode_lemon_line, is_lemon_ready
-from .lemon_session import LemonConfig, LemonSession, LemonStep
-from .mapping import Session, SessionConfig, Step
+from .codelia.methods import PROTOCOL_VERSION, Capabilities, InitializeResult, PeerInfo
+from .codelia.session import Session, SessionConfig, Step
+from .lemon.codec import LemonDecoded, LemonReady, decode_lemon_line, is_lemon_ready
+from .lemon.session import LemonConfig, LemonSession, LemonStep
 from .messages import (
     Decoded,
     ErrorInfo,
@@ -242,7 +243,6 @@ from .messages import (
     message_from_json,
     message_to_json,
 )
-from .methods import PROTOCOL_VERSION, Capabilities, InitializeResult, PeerInfo
 from .transcript import Limits
 
 __all__ = [

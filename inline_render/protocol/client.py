@@ -32,14 +32,14 @@ from typing import Any, Literal
 
 from ..inputs import Input, LogAppend
 from ..outputs import Output
-from .catalog import UiContext
 from .codec import DEFAULT_MAX_LINE_BYTES, LineSplitter, decode_split, encode
+from .codelia.catalog import UiContext
+from .codelia.methods import InitializeResult
+from .codelia.session import Session, SessionConfig, Step
 from .facts import SessionEvent
-from .lemon import LemonReady, decode_lemon_line, encode_command, is_lemon_ready
-from .lemon_session import LemonConfig, LemonSession, LemonStep
-from .mapping import Session, SessionConfig, Step
+from .lemon.codec import LemonReady, decode_lemon_line, encode_command, is_lemon_ready
+from .lemon.session import LemonConfig, LemonSession, LemonStep
 from .messages import Decoded, ErrorResponse, Message, Request, RequestId, Response
-from .methods import InitializeResult
 from .stdin_writer import StdinWriter
 
 __all__ = ["PROTOCOLS", "ClientConfig", "EventSink", "InputSink", "Protocol", "RuntimeClient", "workspace_context"]

@@ -14,16 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .messages import (
-    PARSE_ERROR,
-    Decoded,
-    Malformed,
-    Message,
-    TextLine,
-    excerpt,
-    message_from_json,
-    message_to_json,
-)
+from .messages import PARSE_ERROR, Decoded, Malformed, Message, TextLine, excerpt, message_from_json, message_to_json
 
 __all__ = [
     "DEFAULT_MAX_LINE_BYTES",

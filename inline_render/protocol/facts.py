@@ -2,7 +2,7 @@
 
 The session turns runtime messages into core inputs (what the log shows); a
 program that wants the *events themselves* (the llm-do output modes of
-``inline_render.shell.llmdo`` write them as seed 000's event stream) reads
+``inline_render.protocol.llmdo.output`` write them as seed 000's event stream) reads
 ``Step.events`` instead.  They are the one normalized model: whatever the wire
 dialect, a run is a ``RunStarted``, the agent events it accepted (after the
 session dropped duplicates, events of unknown or ended runs and history

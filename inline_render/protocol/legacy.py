@@ -20,8 +20,8 @@ any protocol message) arrives.  Every other non-blank line is a status line.
 
 from __future__ import annotations
 
+from ..core.preflight import is_diff_line, match_preview_header, match_ready
 from ..inputs import Input, LogAppend, PermissionPreview, PermissionReady
-from ..preflight import is_diff_line, match_preview_header, match_ready
 
 __all__ = ["LegacyPreflight", "legacy_block", "normalize_diff"]
 

@@ -18,15 +18,7 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..inputs import (
-    Input,
-    LogAppend,
-    LogDelta,
-    LogFinish,
-    LogReplace,
-    PermissionPreview,
-    PermissionReady,
-)
+from ..inputs import Input, LogAppend, LogDelta, LogFinish, LogReplace, PermissionPreview, PermissionReady
 from .display import format_tool_call, format_tool_result
 from .events import (
     AgentEvent,

@@ -48,11 +48,11 @@ from ..inputs import (
     Working,
 )
 from ..outputs import ConfirmAnswer, FormAnswer, FormValue, Interrupt, Output, PickAnswer, PromptAnswer, Submit
-from ..spans import StyledText, trusted
-from ..style import Segment, Style
+from ..text.spans import StyledText, trusted
+from ..text.style import Segment, Style
 
 if TYPE_CHECKING:
-    from ..slash import CommandRegistry
+    from ..commands.registry import CommandRegistry
 
 __all__ = ["AppApi", "OptionSpec", "Stream", "SubmitHook", "WorkingScope"]
 

@@ -12,11 +12,11 @@ an exception may have left an escape sequence or a synchronized update open).
 
 from __future__ import annotations
 
-from ..app import AppState
-from ..log import log_rows
-from ..ops import Cancel, EndSync, EraseDown, EraseLine, LineFeed, MoveBy, Op, Plan, ResetStyle, ShowCursor
-from ..ops import Text as TextOp
-from ..theme import draw_log_row
+from ..core.app import AppState
+from ..core.log import log_rows
+from ..core.ops import Cancel, EndSync, EraseDown, EraseLine, LineFeed, MoveBy, Op, Plan, ResetStyle, ShowCursor
+from ..core.ops import Text as TextOp
+from ..core.rows import draw_log_row
 
 __all__ = ["ENTER_MODES", "LEAVE_MODES", "closing_plan"]
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from prompt_toolkit.key_binding.key_processor import KeyPress
 from prompt_toolkit.keys import Keys
 
-from ..composer import normalize_key
 from ..inputs import Key, Paste
+from ..widgets.composer import normalize_key
 
 __all__ = ["CursorReport", "map_key_presses", "parse_cursor_report"]
 

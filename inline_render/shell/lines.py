@@ -19,10 +19,10 @@ import logging
 import threading
 from typing import TextIO
 
-from ..app import AppState
-from ..dialogs import ConfirmDialog
+from ..core.app import AppState
 from ..errors import InvalidInput
 from ..inputs import Input, Key, LogAppend, Paste, input_from_json
+from ..widgets.dialogs import ConfirmDialog
 
 __all__ = ["LineReader", "line_inputs"]
 

@@ -18,18 +18,18 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, TextIO
 
-from ..app import AppState, initial_state
-from ..approval import approval_json, approval_lines
-from ..dialogs import ConfirmDialog, Dialog, FormDialog, PickDialog, PromptDialog
-from ..forms import field_summary
+from ..core.app import AppState, initial_state
+from ..core.log import LogRow, LogState, log_rows
+from ..core.reduce import reduce_inputs
+from ..core.rows import prefix_for
+from ..core.state import Config
 from ..inputs import Input, LogAppend, LogDelta, LogFinish, LogReplace
-from ..log import LogRow, LogState, log_rows
 from ..outputs import ConfirmAnswer, FormAnswer, Output, PickAnswer, PromptAnswer, output_to_json
-from ..reduce import reduce_inputs
-from ..state import Config
-from ..text import flatten
-from ..theme import prefix_for
-from .jsonl import carry_input, encode_record, uncarry_output
+from ..protocol.jsonl import carry_input, encode_record, uncarry_output
+from ..text.cells import flatten
+from ..widgets.approval import approval_json, approval_lines
+from ..widgets.dialogs import ConfirmDialog, Dialog, FormDialog, PickDialog, PromptDialog
+from ..widgets.forms import field_summary
 
 __all__ = ["ASCII_PREFIXES", "AnswerTracker", "PlainWriter"]
 

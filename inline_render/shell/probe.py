@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from ..terminal_resize import TerminalFamily
+from ..terminals.resize import TerminalFamily
 from .keys import CursorReport
 
 __all__ = ["QUERIES", "TerminalFamily", "TerminalInfo", "parse_replies", "probe_terminal", "read_reports"]

@@ -40,15 +40,15 @@ from typing import Any, TextIO
 from prompt_toolkit.input import Input as PtkInput
 from prompt_toolkit.input import create_input
 
-from ..app import AppState
-from ..backend import StreamSink, Vt100Backend
-from ..composer import normalize_key
+from ..core.app import AppState
+from ..core.backend import StreamSink, Vt100Backend
+from ..core.state import Config
+from ..core.tick import Renderer
 from ..inputs import Clock, Input, Key, LogAppend, LogDelta, Resize
 from ..outputs import CompleteRequest, Interrupt, Output, Quit, Submit
-from ..state import Config
-from ..terminal import TerminalFamily
-from ..themes import hyperlinks_supported
-from ..tick import Renderer
+from ..terminals.memory import TerminalFamily
+from ..text.themes import hyperlinks_supported
+from ..widgets.composer import normalize_key
 from .api import AppApi
 from .closing import ENTER_MODES, LEAVE_MODES, closing_plan
 from .cursor import CursorQueries

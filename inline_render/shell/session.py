@@ -21,16 +21,16 @@ from typing import TYPE_CHECKING, Any
 from prompt_toolkit.completion import Completer
 from prompt_toolkit.history import History
 
-from ..completion import complete
-from ..composer import normalize_key
 from ..inputs import HistorySet, Input, Key, Status
 from ..outputs import CompleteRequest, Output, Quit
+from ..widgets.completion import complete
+from ..widgets.composer import normalize_key
 from .lines import LineReader, line_inputs
 from .terminal_io import OutputMode
 
 if TYPE_CHECKING:
-    from ..app import AppState
-    from ..tick import Renderer
+    from ..core.app import AppState
+    from ..core.tick import Renderer
     from .plain import PlainWriter
     from .runner import AppOptions, InlineApp
     from .schedule import TickScheduler
@@ -65,7 +65,7 @@ class SessionFeatures:
 
     def _session_init(self) -> None:
         self.completer: Completer | None = None
-        """Asked on Tab in the composer (any prompt_toolkit ``Completer``; see ``inline_render.completion``)."""
+        """Asked on Tab in the composer (any prompt_toolkit ``Completer``; see ``inline_render.widgets.completion``)."""
         self._bindings: dict[str, Callable[[InlineApp], object]] = {}
         self._history: History | None = None
         self._headless = False

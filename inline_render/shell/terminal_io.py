@@ -18,7 +18,7 @@ from prompt_toolkit.output.color_depth import ColorDepth
 from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.utils import is_dumb_terminal
 
-from ..themes import color_depth_from_env
+from ..text.themes import color_depth_from_env
 
 __all__ = ["OutputMode", "color_depth_for", "resolve_mode", "stream_is_tty", "terminal_size"]
 

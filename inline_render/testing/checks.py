@@ -15,7 +15,7 @@ tick that was written completely it asserts:
 A failure raises ``AssertionError`` with both whole screens.
 
 With a ``family`` other than ``SIMPLE`` the terminal resizes as that real terminal does (pull-back,
-reflow: see ``inline_render.terminal_resize``), so history rows may be re-wrapped or cut: then the
+reflow: see ``inline_render.terminals.resize``), so history rows may be re-wrapped or cut: then the
 history check is that every inserted row is still there, in order, as a logical line (soft-wrapped
 rows joined; a prefix where the terminal cuts rows), and ``inflight`` runs a tick whose bytes the
 terminal has not read yet when it is resized.
@@ -28,15 +28,15 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from ..app import AppState
+from ..core.app import AppState
+from ..core.rows import draw_log_row
+from ..core.state import Config, CursorPhase, SyncPhase
+from ..core.tick import Renderer, TickResult, start_position
 from ..inputs import Input, Resize
 from ..outputs import Output
-from ..state import Config, CursorPhase, SyncPhase
-from ..style import row_text, row_width
-from ..terminal import TerminalFamily, TestTerminal
-from ..text import clip_to_width, text_width
-from ..theme import draw_log_row
-from ..tick import Renderer, TickResult, start_position
+from ..terminals.memory import TerminalFamily, TestTerminal
+from ..text.cells import clip_to_width, text_width
+from ..text.style import row_text, row_width
 
 __all__ = ["FORBIDDEN", "CheckedRenderer", "forbidden_sequences", "stream_end"]
 

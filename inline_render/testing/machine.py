@@ -40,6 +40,7 @@ from collections.abc import Iterable, Sequence
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
+from ..core.state import Config, ConfirmPhase, CursorPhase, SyncPhase
 from ..errors import InvariantViolation
 from ..inputs import (
     Clock,
@@ -67,8 +68,7 @@ from ..inputs import (
     Working,
 )
 from ..outputs import ConfirmAnswer, FormAnswer, Output, PickAnswer, PromptAnswer
-from ..state import Config, ConfirmPhase, CursorPhase, SyncPhase
-from ..terminal import TerminalFamily
+from ..terminals.memory import TerminalFamily
 from . import strategies as ist
 from .checks import CheckedRenderer, stream_end
 

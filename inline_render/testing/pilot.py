@@ -29,11 +29,11 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
 from typing import Any
 
+from ..core.state import Config
 from ..inputs import Input, Key, Paste, Resize
 from ..outputs import Output
 from ..shell.runner import AppOptions, InlineApp, Main
 from ..shell.terminal_io import OutputMode
-from ..state import Config
 from .checks import CheckedRenderer
 
 __all__ = ["Pilot", "run_app"]

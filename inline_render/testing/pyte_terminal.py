@@ -18,7 +18,7 @@ import pyte
 import wcwidth
 from pyte import modes
 
-from ..text import WidthPolicy, grapheme_width
+from ..text.cells import WidthPolicy, grapheme_width
 
 __all__ = ["PyteTerminal"]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from ..core.state import Config
 from ..inputs import (
     Clock,
     ConfirmCancel,
@@ -39,7 +40,6 @@ from ..inputs import (
     Widget,
     Working,
 )
-from ..state import Config
 
 __all__ = [
     "COMBINING",

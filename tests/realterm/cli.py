@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from inline_render.terminal import TerminalFamily
+from inline_render.terminals.memory import TerminalFamily
 
 from .recorded import REPLAYABLE, replay_recording
 from .run import RunResult, default_library, run_storm

@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 import random
 
-from inline_render.text import text_width
+from inline_render.text.cells import text_width
 
 __all__ = ["Shape", "line_id", "preamble_lines", "storm_lines"]
 

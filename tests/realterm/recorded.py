@@ -16,7 +16,7 @@ from pathlib import Path
 
 from inline_render import Resize
 from inline_render.scenario import load_scenario
-from inline_render.terminal import TerminalFamily, TestTerminal
+from inline_render.terminals.memory import TerminalFamily, TestTerminal
 from inline_render.testing.checks import CheckedRenderer
 
 from .checker import TerminalText, Verdict, check

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from inline_render.terminal import TerminalFamily, TestTerminal
+from inline_render.terminals.memory import TerminalFamily, TestTerminal
 
 from .real import Feed, Resize, Snapshot, Step
 

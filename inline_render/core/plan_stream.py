@@ -1,0 +1,418 @@
+"""GNU screen's stream frames (``Config.soft_wrap_lines``): the log's open text written as ``printf`` writes it.
+
+``plan_frame`` asks ``plan_stream`` first on GNU screen; None leaves the frame to ``effects._plan``.  Its rules:
+
+* While a line is open the cursor rests at the end of the log's text (``Screen.stream``), hidden.  A frame appends at
+  the cursor, with autowrap on, and never writes at a column planned for the width: screen re-wraps the text and the
+  cursor with it at a resize (a widening joins its rows and pulls history back into reach, as it does ``printf``'s),
+  so a frame it reads after a resize continues the text where the text ends.
+* Nothing above the text's end is written.  The rows under it (status, composer, a dialog) are erased and drawn
+  again from a position saved at the end (``ESC 7``/``ESC 8``, ``ESC D`` down): screen keeps a pending wrap through
+  them, so the next character still continues the text (measured, ``tests/test_screen_stream.py``).
+* A frame whose text is not the old one plus more (a row changed above the end) is not a stream frame: the usual
+  planner draws it row by row.  With no open line the cursor rests at the composer.
+* Blank rows a line wrapped into at its end are not written (nothing would wrap onto them): the text waits at the
+  pending wrap of the row before, and a line taller than the screen goes on with its head above it, as printf's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..text.cells import WidthPolicy
+from ..text.style import DEFAULT, Row, Segment, Style, row_text, row_width
+from .app import RECENT_FRAMES, AppState, Screen
+from .bulk import draw_insert_rows, last_cell_start, write_last_cell
+from .layout import Frame, Layout
+from .log import LogRow, continues_line
+from .log import log_rows as log_rows_of
+from .ops import (
+    AutowrapOff,
+    AutowrapOn,
+    BeginSync,
+    EndSync,
+    EraseDown,
+    EraseLine,
+    HideCursor,
+    Index,
+    Inserted,
+    MoveBy,
+    Op,
+    Plan,
+    RestoreCursor,
+    SaveCursor,
+    ShowCursor,
+    Text,
+)
+
+__all__ = ["appends_at_cursor", "plan_stream", "rewrap_stream", "stream_rows"]
+
+_INDEX, _SAVE, _RESTORE = Index(), SaveCursor(), RestoreCursor()
+_CR, _UP = MoveBy(0, 0), MoveBy(-1, None)
+_TOP_UP = Inserted(0, top_delta=-1)
+
+
+def appends_at_cursor(ops: Sequence[Op]) -> bool:
+    """Whether ``ops`` are a stream frame that writes where the text ends (its first move is ``ESC D`` from there)
+    rather than one that starts the text on the viewport's top row."""
+    for op in ops:
+        if type(op) is Index:
+            return True
+        if type(op) is not HideCursor and type(op) is not BeginSync:
+            return False
+    return False
+
+
+def stream_rows(stream: tuple[tuple[Row, ...], ...]) -> list[Row]:
+    """The rows of ``Screen.stream``, line after line."""
+    return [row for line in stream for row in line]
+
+
+def _row_tail(old: Row, new: Row) -> tuple[Segment, ...] | None:
+    """What ``new`` adds at the end of ``old`` (``old`` followed by it is ``new``), None when it is not so."""
+    count = len(old)
+    if count > len(new):
+        return None
+    if count == 0:
+        return tuple(new)
+    if old[: count - 1] != new[: count - 1]:
+        return None
+    last, then = old[count - 1], new[count - 1]
+    if last.style != then.style or not then.text.startswith(last.text):
+        return None
+    rest = then.text[len(last.text) :]
+    head = (Segment(rest, then.style),) if rest else ()
+    return head + tuple(new[count:])
+
+
+def _lines(rows: list[Row], log_rows: list[LogRow]) -> tuple[tuple[Row, ...], ...]:
+    """``rows`` grouped into the logical lines ``log_rows`` (their rows) make."""
+    lines: list[list[Row]] = []
+    for index, row in enumerate(rows):
+        if index and continues_line(log_rows[index - 1], log_rows[index]):
+            lines[-1].append(row)
+        else:
+            lines.append([row])
+    return tuple(tuple(line) for line in lines)
+
+
+def plan_stream(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Screen] | None:
+    """The stream frame for ``frame``: its plan and the screen after it (``recent_frames`` as before: the caller
+    records the frame), or None."""
+    screen = state.screen
+    columns, last = state.columns, state.rows - 1
+    if (
+        not state.config.soft_wrap_lines
+        or columns < 2
+        or not screen.anchored
+        or screen.broken
+        or screen.lost_row
+        or screen.cursor is None
+        or screen.resized_from is not None
+    ):
+        return None
+    old = screen.stream
+    if old is None and screen.drawn is None:
+        return None  # the viewport is not known: the usual planner anchors it (the text then starts on its top row)
+    if old is not None and screen.drawn_columns != columns:
+        return None
+    to_insert, log_rows = layout.to_insert, frame.log_rows
+    if old is None and not to_insert and not log_rows:
+        return None  # nothing to stream: the usual planner draws the viewport
+    render = layout.render
+    if log_rows and len(layout.visible) != log_rows:
+        return None
+    policy = state.config.width_policy
+    theme = state.log.options.theme if state.log.options is not None else None
+    # The open line's rows the viewport does not show (longer than the screen: its head went up with the text, as
+    # printf's does); only a text streamed so continues so.
+    gap = render.visible_start - (render.inserted_until + len(to_insert)) if log_rows else 0
+    if gap < 0 or (gap and old is None):
+        return None
+    hidden = list(log_rows_of(state.log, columns, policy)[0][len(to_insert) : len(to_insert) + gap]) if gap else []
+    new_rows: list[Row] = [
+        *draw_insert_rows(to_insert, columns, policy, theme),
+        *(draw_insert_rows(hidden, columns, policy, theme) if hidden else ()),
+        *frame.rows[:log_rows],
+    ]
+    new_log = [*to_insert, *hidden, *layout.visible[:log_rows]]
+    if any(row.entry.view is not None for row in new_log[len(to_insert) :]):
+        # An open Markdown line (or other view) changes above its end as it streams (a word re-wrapped, emphasis
+        # closed): drawn row by row, as before.  Verbatim text only grows at its end.
+        return None
+    lines = _lines(new_rows, new_log)
+    if any(row_width(row, policy) > columns for row in new_rows):
+        return None
+    count = len(new_rows)
+    flags = [index > 0 and continues_line(new_log[index - 1], new_log[index]) for index in range(count)]
+    # The open line's last rows that show nothing (blanks it wrapped into) are not written: nothing would wrap onto
+    # them, so the text waits at the pending wrap of the row before, which the next character continues.
+    held = _held(lines) if log_rows else 0
+    # A finished line's last rows that show nothing are rows of their own, not linked (as ``insert_soft_wrapped``):
+    # linked, a widening would take them into the line, and they would no longer be the rows it inserted.
+    unlinked: set[int] = set()
+    offset = 0
+    for number, line in enumerate(lines):
+        if not (log_rows and number == len(lines) - 1):
+            blank = _held((line,))
+            unlinked.update(range(offset + len(line) - blank, offset + len(line)))
+        offset += len(line)
+    written = stream_rows(old) if old is not None else []
+    old_held = _held(old) if old is not None else 0
+    start = len(written) - 1 - old_held if written else 0  # the row the text ends on
+    tail: tuple[Segment, ...] = tuple(new_rows[0]) if new_rows else ()
+    # A resize that re-wrapped the text to end on its last column put the cursor at the start of the row under it
+    # (``reduce_resize``): a held row the cursor is on, which the next character continues the text on.
+    on_next = int(bool(written) and old_held > 0 and screen.cursor[1] == 0)
+    if written:
+        assert old is not None
+        old_lines = [len(line) for line in old]
+        new_lines = [len(line) for line in lines]
+        if (
+            count < len(written)
+            or new_rows[:start] != written[:start]
+            or new_lines[: len(old_lines) - 1] != old_lines[:-1]
+            or new_lines[len(old_lines) - 1] < old_lines[-1]
+            or screen.cursor[0] != screen.top + start - (len(written) - screen.drawn_log_rows) + on_next
+        ):  # (the rows of the text above the viewport's top counted out)
+            return None
+        found = _row_tail(written[start], new_rows[start])
+        if found is None or (found and old_held):
+            return None
+        tail = found
+    chrome = frame.rows[log_rows:]
+    if (
+        written
+        and not tail
+        and count == len(written)
+        and held == old_held
+        and not to_insert
+        and screen.drawn is not None
+        and screen.drawn[log_rows:] == chrome
+    ):
+        return Plan((), state.fault), screen  # nothing changed
+    ops: list[Op] = []
+    if screen.cursor_visible is not False:
+        ops.append(HideCursor())
+    top, row = screen.top, screen.cursor[0]
+    if written:
+        # A row under the text's end (a line feed at the screen's bottom scrolls it up), then every row under it
+        # erased from there: an erase at the text's end would take the cell of a pending wrap.
+        ops.append(_INDEX)
+        if row == last:
+            ops.append(_TOP_UP)
+            top -= 1
+        ops += [_UP, _SAVE, _CR, _INDEX, EraseDown(), _RESTORE]
+    else:
+        # The text starts on the viewport's top row (the composer's rows under it are drawn again below).
+        # Each move its own operation, the column last (a write cut between them tells where the cursor went).
+        if top != row:
+            ops.append(MoveBy(top - row, None))
+        ops += [MoveBy(0, 1), EraseDown(), _CR, EraseLine()]
+        row = top
+    wrapped, pending_insert = 0, False
+    first = start if written else 0  # the first row this frame writes on
+    if to_insert and len(to_insert) - 1 < first:
+        # Lines that ended on rows above the text's end, on the screen already: the viewport starts under them.
+        ops.append(Inserted(len(to_insert), top_delta=len(to_insert)))
+        top += len(to_insert)
+    elif to_insert and len(to_insert) - 1 == first:
+        pending_insert = True  # they end on the text's row: counted once the row under it is reached
+    # Whether the cursor waits at a pending wrap (the text fills its row: the next character goes on the next row).
+    full = bool(written) and (old_held > 0 or row_width(written[start], policy) >= columns)
+    if tail or count > start + 1 + old_held or held != old_held:
+        ops.append(AutowrapOn())
+        for index in range(start, count - held):
+            scrolls = False  # the row's first character scrolls the screen (a wrap at its bottom row)
+            if index == start and written:
+                segments = tail
+            else:
+                if flags[index] and on_next and index == start + 1:
+                    pass  # the cursor is on this row already
+                elif flags[index] and index not in unlinked:
+                    if not full:  # the row before is full of cells, its trailing blanks trimmed: written now
+                        pad = columns - row_width(new_rows[index - 1], policy)
+                        if pad > 0:
+                            ops.append(Text(" " * pad, DEFAULT))
+                    wrapped += 1
+                    scrolls = row == last
+                    if row == last:
+                        top -= 1
+                    else:
+                        row += 1
+                elif index > 0 or written:
+                    ops += [_CR, _INDEX]
+                    if row == last:
+                        ops.append(_TOP_UP)  # the line feed scrolled
+                        top -= 1
+                    else:
+                        row += 1
+                    if pending_insert:
+                        # The lines that ended are in the terminal's text: the viewport starts on this row.
+                        ops.append(Inserted(len(to_insert), top_delta=row - top))
+                        top, pending_insert = row, False
+                segments = tuple(new_rows[index])
+                if flags[index] and index not in unlinked and not row_text(new_rows[index]).strip(" "):
+                    segments = (Segment(" " * columns, DEFAULT),)  # blanks a later row continues: written
+            for segment in segments:
+                if segment.text:
+                    ops.append(Text(segment.text, segment.style))
+                    if scrolls:
+                        # After the text that wrapped: a write cut before it leaves the top where it was (a cut
+                        # inside it, lower than it is: the side that erases no committed row).
+                        ops.append(_TOP_UP)
+                        scrolls = False
+            if index == start and written:
+                full = old_held > 0 or row_width(new_rows[start], policy) >= columns
+            else:
+                full = row_width(segments, policy) >= columns
+            # Counted as inserted once the next row is reached (the row under them may not exist yet).
+            pending_insert = pending_insert or (bool(to_insert) and index == len(to_insert) - 1)
+        if held and not full:
+            pad = columns - row_width(new_rows[count - held - 1], policy)
+            ops.append(Text(" " * pad, DEFAULT))  # the row before the held ones is full: the text waits at its end
+        ops.append(AutowrapOff(wrapped))
+    # The cursor still on the first held row (nothing written on it): the rows under it are one fewer.
+    waiting = on_next if count - held <= start + 1 else 0
+    held_below = held - waiting if held else 0
+    # Rows for what goes under the text (line feeds at the bottom scroll the text up), then those rows drawn.
+    below = held_below + len(chrome)  # the rows under the cursor: the held ones, then the status, composer...
+    at = row
+    for _ in range(below):
+        ops.append(_INDEX)
+        if at == last:
+            ops.append(_TOP_UP)
+            top -= 1
+        else:
+            at += 1
+        if pending_insert:
+            ops.append(Inserted(len(to_insert), top_delta=at - top))
+            top, pending_insert = at, False
+    if pending_insert:  # nothing under the text
+        ops.append(Inserted(len(to_insert), top_delta=row + 1 - top))
+        top = row + 1
+    if log_rows:
+        # Back to the text's end (it stays on the screen: the viewport, its rows and these, fits), saved there.
+        row = at - below
+        if below:
+            ops.append(MoveBy(-below, None))
+        if chrome:
+            ops += [_SAVE, _CR, *[_INDEX] * held_below]  # the held rows stay blank (erased above)
+            for chrome_row in chrome:
+                ops += [_CR, _INDEX, EraseLine(), *_texts(chrome_row, columns, policy)]
+            ops.append(_RESTORE)
+        new_top = row + held_below - (log_rows - 1)
+        cursor = (row, 0 if waiting else -1)
+        # The text after the lines that ended: the open rows, those above the viewport's top included.
+        inserted = len(new_rows) - log_rows - len(hidden)
+        visible, stream = False, _lines(new_rows[inserted:], new_log[inserted:])
+    else:
+        # Nothing open: the rows are drawn from the first down (the text's end may have scrolled off the screen),
+        # then the cursor goes to the composer (shown by the follow-up frame of an inserting one: none shows it).
+        new_top = at - below + 1 if below else at + 1
+        if below > 1:
+            ops.append(MoveBy(1 - below, None))
+        for index, chrome_row in enumerate(chrome):
+            ops += [_CR, _INDEX] if index else [_CR]
+            ops += [EraseLine(), *_texts(chrome_row, columns, policy)]
+        row = new_top + below - 1
+        target = (new_top + frame.cursor[0], frame.cursor[1])
+        if target[0] != row:
+            ops.append(MoveBy(target[0] - row, None))
+        ops.append(MoveBy(0, target[1]))
+        visible = not to_insert
+        if visible:
+            ops.append(ShowCursor())
+        cursor, stream = target, None
+    if new_top != top:
+        ops.append(Inserted(0, top_delta=new_top - top))
+    if state.config.synchronized_output:
+        ops = [BeginSync(), *ops, EndSync()]
+    plan = Plan(tuple(ops), state.fault)
+    after = Screen(
+        new_top,
+        frame.rows,
+        columns,
+        log_rows,
+        cursor,
+        visible,
+        True,
+        None,
+        state.dialog is not None and layout.dialog_height > 0,
+        False,
+        (*screen.recent_written[1 - RECENT_FRAMES :], 0),  # a resize distrusts every row (none is redrawn here)
+        screen.recent_frames,
+        False,
+        None,
+        False,
+        stream,
+    )
+    return plan, after
+
+
+def _held(lines: tuple[tuple[Row, ...], ...]) -> int:
+    """How many of the last line's rows after its first show nothing (the text waits before them)."""
+    line = lines[-1] if lines else ()
+    count = 0
+    while count < len(line) - 1 and not row_text(line[len(line) - 1 - count]).strip(" "):
+        count += 1
+    return count
+
+
+def _texts(row: Row, columns: int, policy: WidthPolicy) -> list[Op]:
+    """A row's segments as texts (empty ones left out); a row that reaches the last column with zero-width code
+    points after its last character writes that character with autowrap on (``bulk.write_last_cell``: written with
+    it off, tmux and screen put them on the cell before)."""
+    ops: list[Op] = []
+    split = last_cell_start(row) if row_width(row, policy) >= columns else None
+    if split is not None:
+        write_last_cell(ops, row, split)
+    else:
+        ops += [Text(segment.text, segment.style) for segment in row if segment.text]
+    return ops
+
+
+def rewrap_stream(
+    stream: tuple[tuple[Row, ...], ...], width: int, columns: int, policy: WidthPolicy
+) -> tuple[int, tuple[tuple[Row, ...], ...] | None, int | None]:
+    """The rows GNU screen re-wraps ``stream`` (written at ``width``) into at ``columns``, the rows themselves and the
+    column the text ends at (``columns`` at a pending wrap; both None unless every character is ASCII).  A line's rows
+    but its last were written full (padded to the width), its last to its last cell: its cells fill rows of
+    ``columns``.  With wide characters the count is the least it can be (one moved to the next row only adds rows),
+    so the viewport's top is never put above the text's first row."""
+    total, end = 0, 0
+    rewrapped: list[tuple[Row, ...]] = []
+    ascii_only = True
+    for line in stream:
+        held = _held((line,))
+        line = line[: len(line) - held]  # not written: the text waits at the end of the full row before them
+        cells = width * len(line) if held else width * (len(line) - 1) + row_width(line[-1], policy)
+        total += max(1, -(-cells // columns))
+        end = cells - (max(1, -(-cells // columns)) - 1) * columns
+        if not ascii_only or not all(row_text(row).isascii() for row in line):
+            ascii_only = False
+            continue
+        flat: list[tuple[str, Style]] = []
+        for index, row in enumerate(line):
+            for segment in row:
+                flat += [(char, segment.style) for char in segment.text]
+            if index < len(line) - 1 or held:
+                flat += [(" ", DEFAULT)] * (width - row_width(row, policy))
+        rows = [_trimmed(flat[begin : begin + columns]) for begin in range(0, max(1, len(flat)), columns)]
+        rewrapped.append(tuple(rows))
+    return total, (tuple(rewrapped) if ascii_only else None), (end if ascii_only else None)
+
+
+def _trimmed(cells: list[tuple[str, Style]]) -> Row:
+    """Cells as a row of segments, one per run of a style, right-trimmed as the log's rows are (``theme``)."""
+    segments: list[Segment] = []
+    for char, style in cells:
+        if segments and segments[-1].style == style:
+            segments[-1] = Segment(segments[-1].text + char, style)
+        else:
+            segments.append(Segment(char, style))
+    while segments and not segments[-1].text.rstrip(" "):
+        segments.pop()
+    if segments and segments[-1].text.endswith(" "):
+        segments[-1] = Segment(segments[-1].text.rstrip(" "), segments[-1].style)
+    return tuple(segments)

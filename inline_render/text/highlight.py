@@ -1,0 +1,186 @@
+"""Syntax highlighting with Pygments: code blocks by their info string, diffs by their file's language.
+
+Highlighting only colours text that is already sanitized: it never adds or removes a
+character, so a highlighted line is exactly as wide as the plain one.  Lexers are looked up
+by name or alias (``python``, ``py``, ``ts``), then by file name (``hello.py``); an unknown
+language is shown in the plain code style.  A diff is highlighted per side: the context and
+``-`` lines lexed together as the old file, the context and ``+`` lines as the new one, so a
+string or comment spanning lines is coloured as in the file.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from pygments.lexer import Lexer
+from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
+from pygments.style import Style as PygmentsStyle
+from pygments.styles import get_style_by_name
+from pygments.token import Comment, Keyword, Name, Number, Operator, String, _TokenType
+from pygments.util import ClassNotFound
+
+from .cells import expand_tabs
+from .style import Segment, Style
+from .themes import Theme
+
+__all__ = ["AnsiCodeStyle", "StyledLine", "diff_language", "highlight_code", "highlight_diff", "lexer_for"]
+
+StyledLine = tuple[Segment, ...]  # one source line as styled runs (no newline)
+
+_MAX_HIGHLIGHT = 200_000  # characters: beyond this a block is shown in the plain code style (lexers can be slow)
+
+
+@functools.lru_cache(maxsize=256)
+def lexer_for(language: str | None) -> Lexer | None:
+    """A Pygments lexer for a language name, alias or file name, or None when unknown."""
+    if not language or len(language) > 4096:
+        return None  # untrusted runtimes name it: a path longer than any real one is not matched
+    name = language.strip().split()[0] if language.strip() else ""
+    name = name.strip("{}.").lower()
+    if not name or len(name) > 100:
+        return None
+    options = {"stripnl": False, "ensurenl": False, "tabsize": 0}
+    try:
+        return get_lexer_by_name(name, **options)
+    except ClassNotFound:
+        pass
+    try:
+        return get_lexer_for_filename(language.strip().split()[0], None, **options)
+    except ClassNotFound:
+        return None
+
+
+class AnsiCodeStyle(PygmentsStyle):
+    """Code in the terminal's own 16 colours: it follows the terminal's palette, so it reads on dark and light."""
+
+    styles = {  # noqa: RUF012 - Pygments reads this class attribute
+        Comment: "italic ansibrightblack",
+        Keyword: "ansimagenta",
+        Keyword.Constant: "ansicyan",
+        Name.Builtin: "ansicyan",
+        Name.Function: "ansiblue",
+        Name.Class: "bold ansiblue",
+        Name.Decorator: "ansicyan",
+        Name.Exception: "ansired",
+        Number: "ansicyan",
+        Operator.Word: "ansimagenta",
+        String: "ansigreen",
+        String.Escape: "ansiyellow",
+    }
+
+
+def _pygments_style(name: str) -> type[PygmentsStyle]:
+    return AnsiCodeStyle if name == "ansi" else get_style_by_name(name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _token_style(code_style: str, base: Style, ttype: _TokenType) -> Style:
+    found = _pygments_style(code_style).style_for_token(ttype)
+    color = found.get("ansicolor") or found.get("color")  # an ANSI name stays a name: the terminal's palette
+    return Style(
+        fg=(color if color.startswith("ansi") else f"#{color}") if color else base.fg,
+        bg=base.bg,
+        bold=bool(found.get("bold")) or base.bold,
+        dim=base.dim,
+        italic=bool(found.get("italic")) or base.italic,
+        underline=base.underline,
+    )
+
+
+def _split(runs: list[tuple[str, Style]]) -> list[StyledLine]:
+    lines: list[list[Segment]] = [[]]
+    for text, style in runs:
+        parts = text.split("\n")
+        for index, part in enumerate(parts):
+            if index:
+                lines.append([])
+            if part:
+                line = lines[-1]
+                if line and line[-1].style == style:
+                    line[-1] = Segment(line[-1].text + part, style)
+                else:
+                    line.append(Segment(part, style))
+    return [tuple(line) for line in lines]
+
+
+def highlight_code(code: str, language: str | None, theme: Theme, base: Style) -> list[StyledLine]:
+    """``code`` (sanitized, tabs expanded) as one styled line per source line, in the theme's code style."""
+    return list(_highlight(code, language, theme, base))
+
+
+# A streamed answer renders its open block again per delta: an unchanged code text (a closed fence,
+# or an open fence's complete lines while its last line grows) is lexed once (a pure-function cache).
+@functools.lru_cache(maxsize=256)
+def _highlight(code: str, language: str | None, theme: Theme, base: Style) -> tuple[StyledLine, ...]:
+    return tuple(_lex(code, language, theme, base))
+
+
+def _lex(code: str, language: str | None, theme: Theme, base: Style) -> list[StyledLine]:
+    lexer = lexer_for(language)
+    if lexer is None or len(code) > _MAX_HIGHLIGHT:
+        return [(Segment(line, base),) if line else () for line in code.split("\n")]
+    runs = [
+        (text, _token_style(theme.code_style, base, ttype)) for _, ttype, text in lexer.get_tokens_unprocessed(code)
+    ]
+    lines = _split(runs)
+    # Lexers keep every character (stripnl/ensurenl off); should one not, the plain text is shown.
+    if "\n".join("".join(s.text for s in line) for line in lines) != code:
+        return [(Segment(line, base),) if line else () for line in code.split("\n")]
+    return lines
+
+
+_PATH = re.compile(r"^(?:\+\+\+|---) (?:[ab]/)?(?P<path>\S+)")
+
+
+def diff_language(diff: str) -> str | None:
+    """The file name a unified diff changes (from its ``+++``/``---`` headers), for choosing a lexer."""
+    for line in diff.split("\n", 40)[:40]:
+        found = _PATH.match(line)
+        if found and found["path"] != "/dev/null":
+            return found["path"]
+    return None
+
+
+def _marker(line: str) -> str:
+    if line.startswith(("+++", "---")):
+        return "file"
+    if line.startswith("@@"):
+        return "hunk"
+    return line[:1] if line[:1] in ("+", "-", " ") else "other"
+
+
+def highlight_diff(diff: str, language: str | None, theme: Theme) -> list[StyledLine]:
+    """A unified diff, one styled line per line: +/- gutters in the diff colours, code by ``language``."""
+    # Tabs expanded after the gutter, as a diff viewer shows them (sanitized text keeps its tabs).
+    lines = [line[0] + expand_tabs(line[1:]) if line[:1] in ("+", "-", " ") and line else expand_tabs(line)
+             for line in diff.split("\n")]  # fmt: skip
+    kinds = [_marker(line) for line in lines]
+    language = language or diff_language(diff)
+    sides: dict[str, list[StyledLine]] = {}
+    for side, keep in (("-", ("-", " ")), ("+", ("+", " "))):
+        body = "\n".join(line[1:] for line, kind in zip(lines, kinds, strict=True) if kind in keep)
+        sides[side] = highlight_code(body, language, theme, Style())
+    taken = {"-": 0, "+": 0}
+    out: list[StyledLine] = []
+    for line, kind in zip(lines, kinds, strict=True):
+        if kind in ("file", "hunk", "other"):
+            element = {"file": "diff_file", "hunk": "diff_hunk"}.get(kind)
+            out.append(
+                (Segment(line, theme.style(element)),) if line and element else ((Segment(line),) if line else ())
+            )
+            continue
+        side = "+" if kind == "+" else "-"
+        code = sides[side][taken[side]]
+        taken[side] += 1
+        if kind == " ":
+            taken["+"] += 1  # context lines are on both sides
+        gutter = {"+": "diff_gutter_add", "-": "diff_gutter_del", " ": ""}[kind]
+        tint = {"+": "diff_add", "-": "diff_del", " ": ""}[kind]
+        segments = [Segment(kind, theme.style(gutter))]
+        for segment in code:
+            # Unhighlighted text takes the side's colour; lexed tokens keep their own.
+            style = segment.style if segment.style != Style() or not tint else theme.style(tint)
+            segments.append(Segment(segment.text, style))
+        out.append(tuple(segments))
+    return out
