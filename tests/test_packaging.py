@@ -33,10 +33,10 @@ def test_ci_installs_the_stated_minimums_in_their_own_venv() -> None:
 
 
 def test_test_extra_holds_only_test_needs_and_dev_holds_the_tools() -> None:
-    """The ``test`` extra has no linters; ``dev`` has mypy, ruff and pdoc, and CI installs both extras."""
+    """The ``test`` extra has no linters; ``dev`` has mypy, ruff, pdoc and import-linter, and CI installs both."""
     extras = PROJECT["optional-dependencies"]
-    assert _names(extras["test"]) == {"pytest", "hypothesis", "pyte"}
-    assert {"mypy", "ruff", "pdoc"} <= _names(extras["dev"])
+    assert _names(extras["test"]) == {"pytest", "pytest-xdist", "hypothesis", "pyte", "grimp"}
+    assert {"mypy", "ruff", "pdoc", "import-linter"} <= _names(extras["dev"])
     assert "pip install -q -e '.[test,dev]'" in CI
 
 

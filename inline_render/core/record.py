@@ -13,24 +13,62 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, Protocol, TextIO
 
 from ..inputs import Fault, Input, Key, Paste, PromptRequest, input_to_json
 from ..outputs import Output, PromptAnswer, output_to_json
 from ..widgets.composer import is_text_key
 from ..widgets.dialogs import PromptDialog
+from .app import AppState
 from .state import Config
 
-if TYPE_CHECKING:  # the tick module imports this one to record; these are only annotations here
-    from .tick import Renderer, TickResult
-
-__all__ = ["FORMAT", "VERSION", "ScenarioRecorder", "dumps_line", "escape_json", "scenario_header"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "Recorded",
+    "ScenarioRecorder",
+    "TickOutcome",
+    "dumps_line",
+    "escape_json",
+    "scenario_header",
+]
 
 FORMAT = "inline-render-scenario"
 VERSION = 1
 # Characters json.dumps(ensure_ascii=False) leaves raw but that break lines, hide or reorder text in
 # editors (bidi controls), or cannot be written as UTF-8 at all (lone surrogates).
 _ESCAPE_MORE = re.compile("[\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]")
+
+
+class Recorded(Protocol):
+    """What the recorder reads of a ``Renderer`` (the tick module imports this one: it names no class of it)."""
+
+    @property
+    def ticks(self) -> int: ...
+
+    @property
+    def state(self) -> AppState: ...
+
+
+class _Written(Protocol):
+    @property
+    def complete(self) -> bool: ...
+
+    @property
+    def bytes_written(self) -> int: ...
+
+
+class TickOutcome(Protocol):
+    """What the recorder reads of a ``TickResult``."""
+
+    @property
+    def state(self) -> AppState: ...
+
+    @property
+    def outputs(self) -> tuple[Output, ...]: ...
+
+    @property
+    def effect(self) -> _Written: ...
 
 
 def escape_json(match: re.Match[str]) -> str:
@@ -82,7 +120,7 @@ class ScenarioRecorder:
     def create(
         cls,
         path: str | os.PathLike[str],
-        renderer: Renderer,
+        renderer: Recorded,
         *,
         name: str | None = None,
         description: str | None = None,
@@ -100,7 +138,7 @@ class ScenarioRecorder:
         stream.flush()
         return cls(target, stream)
 
-    def record(self, inputs: Sequence[Input], result: TickResult) -> None:
+    def record(self, inputs: Sequence[Input], result: TickOutcome) -> None:
         """Append one tick line; a write that fails stops the recording (``error``), never the app."""
         if self.closed:
             return
