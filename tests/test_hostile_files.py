@@ -170,12 +170,12 @@ def test_a_failing_recording_disk_stops_the_recording_not_the_app(tmp_path: Path
 
 def test_an_open_dialog_does_not_rewrap_its_huge_message_every_tick(monkeypatch: pytest.MonkeyPatch) -> None:
     """A 50,000-line confirm message is wrapped once, not on every tick it stays open (a tick's cost stays bounded)."""
-    import inline_render.widgets.dialogs as dialogs
+    import inline_render.widgets.view as view
     from inline_render import ConfirmRequest
 
     calls = []
-    real = dialogs.wrap_line
-    monkeypatch.setattr(dialogs, "wrap_line", lambda *args: calls.append(1) or real(*args))
+    real = view.wrap_line
+    monkeypatch.setattr(view, "wrap_line", lambda *args: calls.append(1) or real(*args))
     renderer = Renderer.in_memory(80, 24)
     renderer.feed([ConfirmRequest("c", "Allow?", "line\n" * 50_000)])
     first = len(calls)

@@ -14,14 +14,16 @@ from typing import Union
 
 from ..inputs import ConfirmRequest, FormRequest, PickRequest, PromptRequest
 from ..outputs import ConfirmAnswer, Output, PickAnswer, PromptAnswer
-from ..text.cells import WidthPolicy, clip_to_width, flatten, sanitize, wrap_line
+from ..text.cells import WidthPolicy, clip_to_width, flatten
 from ..text.roles import DANGER, DIM, HINT, SELECTED, TITLE
 from ..text.spans import wrap_ansi
 from ..text.style import DEFAULT, Row, Segment, styled
 from .approval import REMEMBER_SCOPES, approval_rows, is_dangerous
 from .composer import TextField, render_field
 from .forms import FormDialog, open_form
+from .view import DialogView, wrapped_message
 
+# ``DialogView`` and ``wrapped_message`` live in ``view`` (forms needs them, and dialogs needs forms): still named here.
 __all__ = [
     "ConfirmDialog",
     "Dialog",
@@ -34,38 +36,6 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class DialogView:
-    """A rendered dialog: rows, the row that must stay visible, the cursor (row, col) or None."""
-
-    rows: tuple[Row, ...]
-    focus: int
-    cursor: tuple[int, int] | None = None
-
-
-@functools.lru_cache(maxsize=16)
-def _wrapped(text: str, width: int, policy: WidthPolicy, style: object, indent: str = "  ") -> tuple[Row, ...]:
-    """Sanitized ``text`` word-wrapped under an indent, one row per wrapped row.
-
-    Cached: a dialog is drawn on every tick while it is open, and a runtime's message can be
-    megabytes; re-wrapping it each tick made a tick cost its length (issue 15).
-    """
-    rows: list[Row] = []
-    room = max(1, width - len(indent))
-    for line in sanitize(text).replace("\t", "    ").split("\n"):
-        start = 0
-        for end in wrap_line(line, room, policy):
-            piece, _ = clip_to_width(line[start:end].rstrip(" "), room, policy)
-            rows.append((Segment(indent, DEFAULT), Segment(piece, style)) if piece else ())  # type: ignore[arg-type]
-            start = end
-    return tuple(rows)
-
-
-def wrapped_message(text: str, width: int, policy: WidthPolicy) -> tuple[Row, ...]:
-    """A dialog's plain message: sanitized, tabs expanded, word-wrapped under a two-space indent."""
-    return _wrapped(text, width, policy, DEFAULT)
-
-
 # A styled message (trusted ANSI) is wrapped once per (text, width), as a plain one is.
 _wrapped_styled = functools.lru_cache(maxsize=16)(wrap_ansi)
 
@@ -74,7 +44,7 @@ def _message(request: ConfirmRequest | PromptRequest | PickRequest, width: int, 
     """The request's message under a two-space indent: plain text sanitized, or styled (SGR only)."""
     if request.styled:
         return _wrapped_styled(request.message, width, policy)
-    return _wrapped(request.message, width, policy, DEFAULT)
+    return wrapped_message(request.message, width, policy)
 
 
 def _title(text: str, width: int, policy: WidthPolicy, danger: bool) -> Row:

@@ -18,7 +18,6 @@ the form uses it, and so do slash commands for ``--arg value``.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from ..errors import InvalidInput
 from ..inputs import FormField, FormRequest
@@ -27,9 +26,7 @@ from ..text.cells import WidthPolicy, clip_to_width, flatten
 from ..text.roles import DANGER, DIM, HINT, SELECTED, TITLE
 from ..text.style import DEFAULT, Row, Segment, styled
 from .composer import TextField, render_field
-
-if TYPE_CHECKING:
-    from .dialogs import DialogView
+from .view import DialogView, wrapped_message
 
 __all__ = ["FormDialog", "convert_value", "field_hint", "field_summary", "finish_values", "open_form"]
 
@@ -220,8 +217,6 @@ class FormDialog:
 
     def render(self, width: int, policy: WidthPolicy) -> DialogView:
         """Title, message, one row per field (the focused one with its description and error), the hint."""
-        from .dialogs import DialogView, wrapped_message  # here: dialogs imports this module for its union
-
         rows: list[Row] = [styled(clip_to_width("? " + flatten(self.request.title), width, policy)[0], TITLE)]
         if self.request.message:  # wrapped as every dialog's message (tabs expanded: a tab never reaches the wire)
             rows.extend(wrapped_message(self.request.message, width, policy))
