@@ -165,6 +165,14 @@ class AppApi:
         """The named status fields set with ``status(name=value)`` (a plain ``status(text)`` is under ""), as text."""
         return {name: _plain(value) for name, value in self._status_fields.items()}
 
+    def command_started(self) -> None:
+        """A slash command began (``commands.CommandHost``): line input waits for it, or for a dialog it opens."""
+        self._commands_busy += 1
+
+    def command_finished(self) -> None:
+        """A slash command that began has ended (finished, failed or cancelled)."""
+        self._commands_busy -= 1
+
     def _api_init(self) -> None:
         self._ids = itertools.count(1)
         self._answers: dict[str, asyncio.Future[Answer]] = {}
