@@ -1,7 +1,7 @@
 """The built-in slash commands (seed 003): ``/help``, ``/clear``, ``/exit``, ``/status``, ``/model``,
 ``/config``, and the manual tools' ``/tools`` (``/ts``) and ``/tool NAME [--arg value] | -i`` (``/t``).
 
-Written on ``CommandRegistry``'s public API only; each is a ``Command`` with ``builtin=True``, so
+Written on the command table's public API only (``table.CommandTable``); each is a ``Command`` with ``builtin=True``, so
 an app command of the same name is refused unless it asks to replace it.  Output goes to the log
 as ``status`` lines (``/help``, ``/status``...), ``success`` (a tool's result) or ``error``.
 """
@@ -18,17 +18,18 @@ from ..errors import InvalidInput
 from ..inputs import LogClear
 from ..outputs import FormValue
 from ..widgets.forms import convert_value, field_hint
-from .registry import CommandContext, ManualTool, parse_arguments, usage
+from .arguments import parse_arguments, usage
+from .table import CommandContext, ManualTool
 
 if TYPE_CHECKING:
-    from .registry import CommandRegistry
+    from .table import CommandTable
 
 __all__ = ["add_builtins", "help_lines", "tools_lines"]
 
 TOOLS_HINT = "Run: /tool <name> [--arg value ...]  (-i: fill a form)"
 
 
-def add_builtins(registry: CommandRegistry) -> None:
+def add_builtins(registry: CommandTable) -> None:
     """Register every built-in on ``registry``."""
     add = registry.add
     add("help", _help, "Show the commands (/help NAME: one command's options)", builtin=True, free=True)
@@ -41,7 +42,7 @@ def add_builtins(registry: CommandRegistry) -> None:
     add("tool", _tool, "Run a manual tool: /tool NAME [--arg value ...] or -i", aliases=("t",), builtin=True, free=True)
 
 
-def help_lines(registry: CommandRegistry, name: str | None = None) -> list[str]:
+def help_lines(registry: CommandTable, name: str | None = None) -> list[str]:
     """``/help``: one line per command (built-ins first), generated from the registry; ``/help NAME``: its usage."""
     if name:
         command = registry.find(name)
@@ -75,7 +76,7 @@ def help_lines(registry: CommandRegistry, name: str | None = None) -> list[str]:
     return lines
 
 
-def tools_lines(registry: CommandRegistry) -> list[str]:
+def tools_lines(registry: CommandTable) -> list[str]:
     """Seed 003's ``displayManualTools``: tools grouped by category, then how to run one."""
     if not registry.tools:
         return ["No manual tools."]

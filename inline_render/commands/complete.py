@@ -19,7 +19,7 @@ from ..inputs import FormField
 from ..widgets.completion import SlashCommand, SlashCommands
 
 if TYPE_CHECKING:
-    from .registry import CommandRegistry
+    from .table import CommandTable
 
 __all__ = ["OptionCompleter", "registry_completer"]
 
@@ -76,13 +76,13 @@ class _Words(Completer):
             yield from following.get_completions(Document(rest, len(rest)), complete_event)
 
 
-def registry_completer(registry: CommandRegistry, fallback: Completer | None = None) -> Completer:
+def registry_completer(registry: CommandTable, fallback: Completer | None = None) -> Completer:
     """A completer that asks ``registry`` on every Tab (commands and tools registered later show too)."""
     return _RegistryCompleter(registry, fallback)
 
 
 class _RegistryCompleter(Completer):
-    def __init__(self, registry: CommandRegistry, fallback: Completer | None) -> None:
+    def __init__(self, registry: CommandTable, fallback: Completer | None) -> None:
         self.registry = registry
         self.fallback = fallback
 

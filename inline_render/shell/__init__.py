@@ -1,9 +1,10 @@
 """The real-terminal shell around the pure core: ``InlineApp`` / ``run``, plain and JSON Lines output.
 
-See ``runner`` for the application loop, ``keys`` for key mapping, ``probe``
-for what the terminal says about itself at startup, ``cursor`` for
-cursor-position queries, ``schedule`` for tick coalescing, ``closing`` for
-the exit sequence and ``plain`` for the non-TTY transcript.
+See ``runner`` for the application loop (``options``: how it runs; ``terminal``: the
+inline terminal's plumbing; ``session`` and ``api``: its session features and the
+application's side), ``keys`` for key mapping, ``probe`` for what the terminal says
+about itself at startup, ``cursor`` for cursor-position queries, ``schedule`` for tick
+coalescing, ``closing`` for the exit sequence and ``plain`` for the non-TTY transcript.
 """
 
 from __future__ import annotations

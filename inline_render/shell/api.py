@@ -152,27 +152,32 @@ class WorkingScope:
 class AppApi:
     """The awaitable dialogs, streams, status fields and submit hook of ``InlineApp`` (a mixin)."""
 
-    on_submit: SubmitHook | None = None
+    # Created by ``InlineApp.__init__`` (declared here for the methods below).
+    on_submit: SubmitHook | None
     """Called with each submitted line before it is logged: the line to log and submit, or None to refuse it.
     Set it before ``run`` (the core is told then that Enter no longer logs the line itself)."""
-    _submit_hooked = False
-    commands: CommandRegistry | None = None
+    _submit_hooked: bool
+    commands: CommandRegistry | None
     """A ``CommandRegistry`` runs the submitted ``/`` lines (``registry.install(app)`` sets it and the completer)."""
-    _commands_busy = 0  # commands running: line input waits for them (or for a dialog one opens)
+    _commands_busy: int  # commands running: line input waits for them (or for a dialog one opens)
+    _waiting: int
+    _ids: itertools.count[int]
+    _answers: dict[str, asyncio.Future[Answer]]
+    _streams: dict[str, Stream]
+    _status_fields: dict[str, StyledText]
 
     @property
     def status_fields(self) -> dict[str, str]:
         """The named status fields set with ``status(name=value)`` (a plain ``status(text)`` is under ""), as text."""
         return {name: _plain(value) for name, value in self._status_fields.items()}
 
-    def _api_init(self) -> None:
-        self._ids = itertools.count(1)
-        self._answers: dict[str, asyncio.Future[Answer]] = {}
-        self._streams: dict[str, Stream] = {}
-        self._status_fields: dict[str, StyledText] = {}
+    def command_started(self) -> None:
+        """A slash command began (``commands.CommandHost``): line input waits for it, or for a dialog it opens."""
+        self._commands_busy += 1
 
-    # Provided by InlineApp.
-    _waiting: int
+    def command_finished(self) -> None:
+        """A slash command that began has ended (finished, failed or cancelled)."""
+        self._commands_busy -= 1
 
     def send(self, *inputs: Input) -> None:  # pragma: no cover - InlineApp's
         raise NotImplementedError

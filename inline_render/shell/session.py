@@ -7,7 +7,11 @@
   turn, each once the app waits for input (``lines``), and the end of input is a
   ``Quit``.
 * The composer's history file (prompt_toolkit ``FileHistory``), the app's
-  completer (asked here, in the shell, on a ``CompleteRequest``) and key bindings.
+  completer (asked here, in the shell, on a ``CompleteRequest``) and the key bindings
+  (``InlineApp.bind`` sets them: a handler gets the app itself).
+
+The mixin declares what it uses of ``InlineApp`` (the attributes its constructor creates, the methods it
+provides) and so never imports the runner.
 """
 
 from __future__ import annotations
@@ -16,24 +20,21 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from prompt_toolkit.completion import Completer
 from prompt_toolkit.history import History
+from prompt_toolkit.input import Input as PtkInput
 
+from ..core.app import AppState
 from ..inputs import HistorySet, Input, Key, Status
 from ..outputs import CompleteRequest, Output, Quit
 from ..widgets.completion import complete
 from ..widgets.composer import normalize_key
 from .lines import LineReader, line_inputs
+from .options import AppOptions
+from .schedule import TickScheduler
 from .terminal_io import OutputMode
-
-if TYPE_CHECKING:
-    from ..core.app import AppState
-    from ..core.tick import Renderer
-    from .plain import PlainWriter
-    from .runner import AppOptions, InlineApp
-    from .schedule import TickScheduler
 
 __all__ = ["CTRL_C_HINT", "SessionFeatures"]
 
@@ -44,17 +45,25 @@ log = logging.getLogger(__name__)
 class SessionFeatures:
     """Ctrl-C window, line input, history, completion and key bindings of ``InlineApp``."""
 
+    # Created by ``InlineApp.__init__``: declared here for the methods below.
+    options: AppOptions
+    scheduler: TickScheduler
+    stdin: TextIO
+    mode: OutputMode
+    completer: Completer | None
+    _input: PtkInput | None
+    _outputs: asyncio.Queue[Output]
+    _waiting: int
+    _commands_busy: int
+    _history: History | None
+    _headless: bool
+    _ctrl_c_at: float | None
+    _status_before: str
+    _hint_timer: asyncio.TimerHandle | None
+    _input_ended: bool
+    _bindings: dict[str, Callable[[Any], object]]
+
     if TYPE_CHECKING:  # provided by InlineApp
-        options: AppOptions
-        scheduler: TickScheduler
-        renderer: Renderer | None
-        plain: PlainWriter | None
-        stdin: Any
-        mode: OutputMode
-        _outputs: asyncio.Queue[Output]
-        _waiting: int
-        _commands_busy: int
-        _input: Any
 
         @property
         def state(self) -> AppState | None: ...
@@ -62,17 +71,6 @@ class SessionFeatures:
         def exit(self, code: int = 0) -> None: ...
         def _wake(self) -> None: ...
         def _now(self) -> float: ...
-
-    def _session_init(self) -> None:
-        self.completer: Completer | None = None
-        """Asked on Tab in the composer (any prompt_toolkit ``Completer``; see ``inline_render.widgets.completion``)."""
-        self._bindings: dict[str, Callable[[InlineApp], object]] = {}
-        self._history: History | None = None
-        self._headless = False
-        self._ctrl_c_at: float | None = None  # when the Ctrl-C that opened the exit window came
-        self._status_before = ""
-        self._hint_timer: asyncio.TimerHandle | None = None
-        self._input_ended = False
 
     def _on_ctrl_c(self) -> None:
         """A Ctrl-C: the second one within ``ctrl_c_window`` exits; a first one shows the hint (and cancels what
@@ -117,11 +115,6 @@ class SessionFeatures:
             return
         if lines:
             self.scheduler.add([HistorySet(lines)], urgent=True)
-
-    def bind(self, key: str, handler: Callable[[InlineApp], object]) -> None:
-        """Call ``handler(app)`` for ``key`` (a prompt_toolkit key name: ``c-o``, ``f2``, ``m-x``...) typed in
-        the composer, instead of the key's own action; dialogs still get their keys."""
-        self._bindings[normalize_key(key)] = handler
 
     def _start_ctrl_c_hint(self, now: float) -> None:
         """The first Ctrl-C (it cancels what runs): say in the status line how to exit, for the window."""
@@ -196,7 +189,7 @@ class SessionFeatures:
                 kept.append(item)
                 continue
             try:
-                handler(self)  # type: ignore[arg-type]
+                handler(self)
             except Exception:
                 log.exception("the handler bound to %s failed", item.key)  # type: ignore[union-attr]
         return kept

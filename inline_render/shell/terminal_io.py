@@ -7,6 +7,7 @@ and the size of the terminal.  Everything takes its inputs as arguments
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import io
 import os
@@ -20,7 +21,7 @@ from prompt_toolkit.utils import is_dumb_terminal
 
 from ..text.themes import color_depth_from_env
 
-__all__ = ["OutputMode", "color_depth_for", "resolve_mode", "stream_is_tty", "terminal_size"]
+__all__ = ["OutputMode", "binary_stream", "color_depth_for", "resolve_mode", "stream_is_tty", "terminal_size"]
 
 
 class OutputMode(enum.Enum):
@@ -81,3 +82,10 @@ def terminal_size(fd: int, fallback: tuple[int, int] = (80, 24)) -> tuple[int, i
     if columns <= 0 or rows <= 0:
         return fallback
     return min(columns, 10_000), min(rows, 10_000)
+
+
+def binary_stream(stream: IO[str]) -> Any:
+    """The byte stream under a text stream (flushing pending text first)."""
+    with contextlib.suppress(Exception):
+        stream.flush()
+    return getattr(stream, "buffer", stream)
