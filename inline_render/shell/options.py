@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from ..core.state import Config
-from ..terminals.memory import TerminalFamily
+from ..terminals.behaviour import TerminalBehaviour
 from ..text.themes import hyperlinks_supported
 from .probe import TerminalInfo
 from .schedule import DEFAULT_MAX_RATE
@@ -65,12 +65,10 @@ def config_for(options: AppOptions, info: TerminalInfo, env: Mapping[str, str] |
     if links is None:
         links = config.hyperlinks or hyperlinks_supported({} if env is None else env)
     config = replace(config, hyperlinks=links)
-    reflow = options.reflow if options.reflow is not None else info.family.reflows
-    # Synchronized output only where the terminal says it knows mode 2026: elsewhere a frame hides the cursor
-    # while it moves it (else every streamed token would show the cursor jumping to its row and back).
-    sync = config.synchronized_output and info.synchronized_output is True
-    # GNU screen shows only as many history rows as line feeds scrolled in, and a widening that joins
-    # soft-wrapped rows brings back those a shrink put out of reach: there a wrapped line is inserted
-    # soft-wrapped, as printf leaves it (tests/test_screen_reach.py, tests/test_screen_softwrap.py).
-    soft = config.soft_wrap_lines or info.family is TerminalFamily.SCREEN
-    return replace(config, resize_reflow=reflow, synchronized_output=sync, soft_wrap_lines=soft)
+    terminal = TerminalBehaviour.from_answers(info.family, info.synchronized_output, reflow=options.reflow)
+    return replace(
+        config,
+        resize_reflow=terminal.reflows,
+        synchronized_output=config.synchronized_output and terminal.synchronized_output,
+        soft_wrap_lines=config.soft_wrap_lines or terminal.soft_wrapped_text,
+    )
