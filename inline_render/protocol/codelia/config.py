@@ -2,27 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.metadata
 from dataclasses import dataclass, field
 
+from ...cli import version
 from ..transcript import Limits
 from . import methods as m
 
 __all__ = ["DEFAULT_CLIENT", "MARKDOWN_RENDERS", "WORKING", "SessionConfig"]
 
-
-def _version() -> str:
-    """The installed package's version (one source: pyproject.toml)."""
-    try:
-        return importlib.metadata.version("inline_render")
-    except importlib.metadata.PackageNotFoundError:  # running from a checkout that was never installed
-        return "0"
-
-
 # Announced as ``supports_markdown``: assistant and reasoning entries render Markdown (inline_render.markdown.blocks).
 MARKDOWN_RENDERS = True
 WORKING = "Working"  # the spinner message while a run is going and the runtime said nothing better
-DEFAULT_CLIENT = m.PeerInfo(name="inline_render", version=_version())
+DEFAULT_CLIENT = m.PeerInfo(name="inline_render", version=version())  # what --version prints, also from a bare checkout
 
 
 @dataclass(frozen=True, slots=True)
