@@ -33,9 +33,9 @@ from typing import Any, Literal
 from ..inputs import Input, LogAppend
 from ..outputs import Output
 from .codec import DEFAULT_MAX_LINE_BYTES, LineSplitter, decode_split, encode
-from .codelia.catalog import UiContext
 from .codelia.methods import InitializeResult
 from .codelia.session import Session, SessionConfig, Step
+from .context import UiContext
 from .facts import SessionEvent
 from .lemon.codec import LemonReady, decode_lemon_line, encode_command, is_lemon_ready
 from .lemon.session import LemonConfig, LemonSession, LemonStep

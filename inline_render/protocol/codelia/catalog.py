@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..context import UiContext  # shared with the other dialects; imported from here too
 from ..jsonobj import JsonObject
 
 __all__ = [
@@ -46,18 +47,6 @@ MODEL_SET = "model.set"
 MCP_LIST = "mcp.list"
 SKILLS_LIST = "skills.list"
 UI_CONTEXT_UPDATE = "ui.context.update"
-
-
-@dataclass(frozen=True, slots=True)
-class UiContext(JsonObject):
-    """``ui.context.update`` params, and ``run.start``'s ``ui_context`` snapshot: where the user works."""
-
-    cwd: str | None = None
-    workspace_root: str | None = None
-    active_file: dict[str, Any] | None = None
-    selection: dict[str, Any] | None = None
-    extensions: dict[str, Any] | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

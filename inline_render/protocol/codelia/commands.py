@@ -21,20 +21,20 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from wcwidth import wcswidth
 
 from ...errors import InvalidInput
 from ...inputs import EditorSet, LogAppend, PickOption, PickRequest
+from ..context import UiContext
 from ..jsonobj import JsonObject
-from ..messages import excerpt
+from ..messages import RequestId, excerpt
 from . import catalog as c
+from . import methods as m
+from .step import Out
 
-if TYPE_CHECKING:
-    from .session import Session, _Out
-
-__all__ = ["COMMANDS", "COMMAND_DIALOG", "DESCRIPTIONS", "Commands", "mcp_table"]
+__all__ = ["COMMANDS", "COMMAND_DIALOG", "DESCRIPTIONS", "CommandHost", "Commands", "mcp_table"]
 
 COMMAND_DIALOG = "ui-command-"  # ids of the UI's own pick dialogs (runtime ids are "ui_1"... or numbers)
 COMMANDS = ("/resume", "/model", "/skills", "/mcp")
@@ -48,11 +48,42 @@ _MAX_CELL = 40  # characters of one table cell
 _T = TypeVar("_T", bound=JsonObject)
 
 
+class CommandHost(Protocol):
+    """What the commands need of their session (``Session`` is one): its state, log lines and requests."""
+
+    exited: bool
+    server: m.InitializeResult | None
+    session_id: str | None  # set by /resume: later runs continue it
+    replaying: RequestId | None  # session.history sent, its replayed events arriving
+
+    @property
+    def server_capabilities(self) -> m.Capabilities: ...
+
+    @property
+    def context(self) -> UiContext | None: ...
+
+    @property
+    def busy(self) -> bool: ...
+
+    def line(self, out: Out, kind: str, text: str) -> None: ...
+
+    def request(
+        self,
+        method: str,
+        params: JsonObject,
+        out: Out,
+        run_id: str | None = None,
+        *,
+        text: str | None = None,
+        on_result: Callable[[Any, Out], None] | None = None,
+    ) -> RequestId: ...
+
+
 @dataclass(frozen=True, slots=True)
 class _Choice:
     """An open pick dialog of a command: what to do with the chosen ids."""
 
-    then: Callable[[tuple[str, ...], _Out], None]
+    then: Callable[[tuple[str, ...], Out], None]
 
 
 class Commands:
@@ -60,7 +91,7 @@ class Commands:
 
     __slots__ = ("_dialogs", "_next", "_session")
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: CommandHost) -> None:
         self._session = session
         self._dialogs: dict[str, _Choice] = {}
         self._next = 0
@@ -75,7 +106,7 @@ class Commands:
         self._dialogs.clear()
         return ids
 
-    def run(self, text: str, out: _Out) -> bool:
+    def run(self, text: str, out: Out) -> bool:
         """Run ``text`` if it is one of ``COMMANDS``; False (nothing done) otherwise."""
         name, _, arg = text.strip().partition(" ")
         name, arg = name.lower(), arg.strip()
@@ -105,7 +136,7 @@ class Commands:
             session.request(c.MODEL_LIST, params, out, on_result=self._models_listed)
         return True
 
-    def picked(self, dialog_id: str, ids: tuple[str, ...], out: _Out) -> None:
+    def picked(self, dialog_id: str, ids: tuple[str, ...], out: Out) -> None:
         """The answer of one of our dialogs (empty ``ids``: dismissed, nothing happens)."""
         choice = self._dialogs.pop(dialog_id, None)
         if choice is not None and ids:
@@ -113,7 +144,7 @@ class Commands:
 
     # --- answers ---------------------------------------------------------------------------------
 
-    def _sessions_listed(self, result: Any, out: _Out) -> None:
+    def _sessions_listed(self, result: Any, out: Out) -> None:
         listed = self._parse(c.SessionListResult, result, c.SESSION_LIST, out)
         if listed is None:
             return
@@ -126,14 +157,14 @@ class Commands:
         )
         self._pick("Resume a session", options, self._resume, out)
 
-    def _resume(self, ids: tuple[str, ...], out: _Out) -> None:
+    def _resume(self, ids: tuple[str, ...], out: Out) -> None:
         session_id = ids[0]
         session = self._session
         if session.busy or session.replaying is not None:
             session.line(out, "status", "/resume waits for the run in progress: finish or cancel it first.")
             return
 
-        def replayed(result: Any, out: _Out) -> None:
+        def replayed(result: Any, out: Out) -> None:
             history = self._parse(c.SessionHistoryResult, result, c.SESSION_HISTORY, out)
             session.session_id = session_id  # later runs continue it
             runs = history.runs if history is not None else 0
@@ -144,7 +175,7 @@ class Commands:
             c.SESSION_HISTORY, c.SessionHistoryParams(session_id=session_id), out, on_result=replayed
         )
 
-    def _models_listed(self, result: Any, out: _Out) -> None:
+    def _models_listed(self, result: Any, out: Out) -> None:
         listed = self._parse(c.ModelListResult, result, c.MODEL_LIST, out)
         if listed is None:
             return
@@ -160,8 +191,8 @@ class Commands:
         title = f"Model ({provider})" if provider else "Model"
         self._pick(title, options, lambda ids, out: self._set_model(ids[0], provider, out), out)
 
-    def _set_model(self, name: str, provider: str | None, out: _Out) -> None:
-        def done(result: Any, out: _Out) -> None:
+    def _set_model(self, name: str, provider: str | None, out: Out) -> None:
+        def done(result: Any, out: Out) -> None:
             answer = self._parse(c.ModelSetResult, result, c.MODEL_SET, out)
             if answer is not None:
                 shown = "/".join(part for part in (answer.provider, answer.name or name) if part)
@@ -169,7 +200,7 @@ class Commands:
 
         self._session.request(c.MODEL_SET, c.ModelSetParams(name=name, provider=provider), out, on_result=done)
 
-    def _skills_listed(self, result: Any, out: _Out) -> None:
+    def _skills_listed(self, result: Any, out: Out) -> None:
         listed = self._parse(c.SkillsListResult, result, c.SKILLS_LIST, out)
         if listed is None:
             return
@@ -184,12 +215,12 @@ class Commands:
             PickOption(skill.id, _one_line(names[skill.id]), _one_line(_skill_detail(skill))) for skill in listed.skills
         )
 
-        def mention(ids: tuple[str, ...], out: _Out) -> None:
+        def mention(ids: tuple[str, ...], out: Out) -> None:
             out.inputs.append(EditorSet(f"${names.get(ids[0], ids[0])} "))
 
         self._pick("Skills (type to search)", options, mention, out)
 
-    def _mcp_listed(self, result: Any, out: _Out) -> None:
+    def _mcp_listed(self, result: Any, out: Out) -> None:
         listed = self._parse(c.McpListResult, result, c.MCP_LIST, out)
         if listed is None:
             return
@@ -204,15 +235,15 @@ class Commands:
         self,
         title: str,
         options: tuple[PickOption, ...],
-        then: Callable[[tuple[str, ...], _Out], None],
-        out: _Out,
+        then: Callable[[tuple[str, ...], Out], None],
+        out: Out,
     ) -> None:
         self._next += 1
         dialog_id = f"{COMMAND_DIALOG}{self._next}"
         self._dialogs[dialog_id] = _Choice(then)
         out.inputs.append(PickRequest(dialog_id, title, options))
 
-    def _parse(self, cls: type[_T], result: Any, method: str, out: _Out) -> _T | None:
+    def _parse(self, cls: type[_T], result: Any, method: str, out: Out) -> _T | None:
         try:
             return cls.from_json(result, f"{method} result")
         except InvalidInput as exc:

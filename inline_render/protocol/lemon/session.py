@@ -19,7 +19,7 @@ from typing import Any
 
 from ...inputs import NOTIFY_TYPES, ConfirmCancel, EditorSet, Input, Notify, Status, Widget, Working
 from ...outputs import Interrupt, Output, PickAnswer, PromptAnswer, Submit
-from ..codelia.catalog import UiContext
+from ..context import UiContext
 from ..display import clip, compact_json
 from ..events import AgentEvent, ErrorEvent, ToolResultEvent
 from ..messages import excerpt
