@@ -14,6 +14,7 @@ from inline_render.core import effects
 from inline_render.core.bulk import draw_insert_rows
 from inline_render.core.layout import Layout
 from inline_render.core.log import LogState, RenderOptions, log_rows
+from inline_render.core.ops import HIDE_CURSOR
 from inline_render.core.rows import draw_log_row, draw_log_rows
 from inline_render.core.state import Config
 from inline_render.inputs import Input, LogAppend, LogDelta, LogFinish, Resize
@@ -41,7 +42,7 @@ def _per_row_insert(self: effects._Planner, layout: Layout) -> None:
         return
     self.moved = True
     if self.visible is not False:
-        self.ops.append(effects._HIDE_CURSOR)
+        self.ops.append(HIDE_CURSOR)
         self.visible = False
     self.hide_before_change = False
     height = self.height

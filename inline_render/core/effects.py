@@ -31,15 +31,25 @@ from .evolve import copier, fast_init, maker
 from .layout import Frame, Layout
 from .log import LogRow, continues_line
 from .ops import (
+    AUTOWRAP_OFF,
+    AUTOWRAP_ON,
+    BEGIN_SYNC,
+    CANCEL,
+    END_SYNC,
+    ERASE_DOWN,
+    ERASE_LINE,
+    HIDE_CURSOR,
+    INSERTED_MOVED,
+    INSERTED_SCROLLED,
+    LINE_FEED,
+    RESET_STYLE,
+    SHOW_CURSOR,
+    TOP_UP,
     Anchored,
     AutowrapOff,
     AutowrapOn,
-    BeginSync,
-    Cancel,
     DeleteLines,
-    EndSync,
-    EraseDown,
-    EraseLine,
+    EffectResult,
     HideCursor,
     Index,
     Inserted,
@@ -47,10 +57,8 @@ from .ops import (
     MoveBy,
     Op,
     Plan,
-    ResetStyle,
     RestoreCursor,
     SaveCursor,
-    ShowCursor,
     Text,
     as_ops,
 )
@@ -69,14 +77,6 @@ __all__ = [
 
 _new = tuple.__new__  # a NamedTuple's own __new__ is a Python call
 
-# Operations without fields are values: one instance each, not one per tick.
-_BEGIN_SYNC, _END_SYNC, _CANCEL = BeginSync(), EndSync(), Cancel()
-_HIDE_CURSOR, _SHOW_CURSOR = HideCursor(), ShowCursor()
-_ERASE_LINE, _ERASE_DOWN, _LINE_FEED = EraseLine(), EraseDown(), LineFeed()
-_RESET_STYLE = ResetStyle()
-_AUTOWRAP_OFF, _AUTOWRAP_ON = AutowrapOff(), AutowrapOn()
-_INSERTED_MOVED, _INSERTED_SCROLLED = Inserted(1, top_delta=1), Inserted(1)
-_TOP_UP = Inserted(0, top_delta=-1)  # a line feed that grew the viewport scrolled the screen (``Planner.set_height``)
 # Moves are values too, and a few of them (the composer's column, one row up) are most of them: shared.
 _MOVES: dict[tuple[int, int | None], MoveBy] = {}
 # The two kinds ``_move`` emits, by their one number (an int key hashes without building a tuple).
@@ -98,18 +98,6 @@ def _move_by(rows: int, col: int | None) -> MoveBy:
     elif col is None:
         _UPS[rows] = op
     return op
-
-
-@fast_init
-@dataclass(frozen=True, slots=True)
-class EffectResult:
-    """What really reached the terminal in a tick."""
-
-    bytes_written: int
-    ops_written: int
-    rows_inserted: int
-    complete: bool
-    error: str | None = None
 
 
 @fast_init
@@ -272,7 +260,7 @@ class _Planner:
         if self.hide_before_change:
             self.hide_before_change = False
             if self.visible is not False:
-                self.ops.append(_HIDE_CURSOR)
+                self.ops.append(HIDE_CURSOR)
                 self.visible = False
 
     def move(self, row: int, col: int | None) -> None:
@@ -300,9 +288,9 @@ class _Planner:
             step = 1 if row < self.rows - 1 else 0
             row += step
             moved += step
-            self.ops.append(_LINE_FEED)
+            self.ops.append(LINE_FEED)
             if inserted:
-                self.ops.append(_INSERTED_MOVED if step else _INSERTED_SCROLLED)
+                self.ops.append(INSERTED_MOVED if step else INSERTED_SCROLLED)
         self.cursor = (row, -1)  # onlcr returns to column 0; without it the column stays: unknown
         return moved
 
@@ -325,7 +313,7 @@ class _Planner:
             # Erase the whole line, then write the row: a reflowing terminal (tmux) keeps the width of
             # cells erased after text, so a resize would re-wrap a row wider than what it shows.
             self.move(self.top + index, 0)
-            self.ops.append(_ERASE_LINE)
+            self.ops.append(ERASE_LINE)
             column, segments = 0, list(new)
         self.move(self.top + index, column)
         for segment in segments:
@@ -343,9 +331,9 @@ class _Planner:
         screen push the whole screen into history on ``ESC[J`` at the home position).  The terminal is at least
         two columns wide."""
         self.move(row, 1)
-        self.ops.append(_ERASE_DOWN)
+        self.ops.append(ERASE_DOWN)
         self.move(row, 0)
-        self.ops.append(_ERASE_LINE)
+        self.ops.append(ERASE_LINE)
 
     def anchor(self) -> None:
         """Place the viewport: at startup at the shell's cursor row, after a resize or failure where it now is.
@@ -358,9 +346,9 @@ class _Planner:
         if screen.anchored and not screen.broken:
             return
         if screen.broken:
-            self.ops.append(_RESET_STYLE)
+            self.ops.append(RESET_STYLE)
         if self.visible is not False:
-            self.ops.append(_HIDE_CURSOR)  # the whole viewport is redrawn: no visible cursor on the way
+            self.ops.append(HIDE_CURSOR)  # the whole viewport is redrawn: no visible cursor on the way
             self.visible = False
         self.hide_before_change = False
         self.moved = True
@@ -378,7 +366,7 @@ class _Planner:
                     self.move(top, 0)
         else:
             self.move(top, 0)
-            self.ops.append(_ERASE_DOWN)
+            self.ops.append(ERASE_DOWN)
         # After a resize that may have left a soft-wrapped piece of a re-wrapped row just above (see
         # Screen.ghost_above), the erased top row stays blank: the piece ends there instead of running on
         # into our first row (the terminal would show both as one line).
@@ -410,7 +398,7 @@ class _Planner:
             return
         self.moved = True
         if self.visible is not False:
-            self.ops.append(_HIDE_CURSOR)  # before any row moves
+            self.ops.append(HIDE_CURSOR)  # before any row moves
             self.visible = False
         self.hide_before_change = False
         if self.state.config.soft_wrap_lines:
@@ -442,7 +430,7 @@ class _Planner:
         if any(row is None or row for row in self.drawn[chrome:]):  # None: not known to be blank
             # Never the home position (``chrome`` is at least 1), where ``ESC[J`` is ``erase_from``'s concern.
             self.move(self.top + chrome, 0)
-            self.ops.append(_ERASE_DOWN)
+            self.ops.append(ERASE_DOWN)
             self.drawn[chrome:] = [()] * (self.height - chrome)
         self.move(self.top + self.height - 1, None)
         self.top += self.line_feeds(count, inserted=True)
@@ -515,7 +503,7 @@ class _Planner:
         row = self.top + index
         self.erase_from(row)
         self.drawn[index:] = [()] * (self.height - index)
-        self.ops.append(_AUTOWRAP_ON)
+        self.ops.append(AUTOWRAP_ON)
         last, column = len(rows) - 1, 0
         for offset, line_row in enumerate(rows):
             column = 0
@@ -542,12 +530,12 @@ class _Planner:
             self.change()
             row = self.cursor[0]
             for _ in range(new - old):
-                self.ops.append(_LINE_FEED)
+                self.ops.append(LINE_FEED)
                 if row < self.rows - 1:
                     row += 1
                 else:  # it scrolled the screen: the viewport's top went up a row (as a failed write's retry reads)
                     self.top -= 1
-                    self.ops.append(_TOP_UP)
+                    self.ops.append(TOP_UP)
             self.cursor = (row, -1)
             self.drawn += [()] * (new - old)
         else:
@@ -565,10 +553,10 @@ class _Planner:
         cursor_row, cursor_col = frame.cursor
         self.move(self.top + cursor_row, cursor_col)
         if show_cursor and self.visible is not True:
-            self.ops.append(_SHOW_CURSOR)
+            self.ops.append(SHOW_CURSOR)
             self.visible = True
         elif not show_cursor and self.visible is None:
-            self.ops.append(_HIDE_CURSOR)
+            self.ops.append(HIDE_CURSOR)
             self.visible = False
 
 
@@ -661,11 +649,11 @@ def _plan(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projecti
     planner.finish(frame, show_cursor=not layout.to_insert)
     ops = planner.ops
     if ops and state.config.synchronized_output:
-        ops = [_BEGIN_SYNC, *ops, _END_SYNC]
+        ops = [BEGIN_SYNC, *ops, END_SYNC]
     if state.screen.broken:
-        ops = [_CANCEL, *ops]  # first: ends any escape sequence a failed write left open
+        ops = [CANCEL, *ops]  # first: ends any escape sequence a failed write left open
         if state.config.soft_wrap_lines or state.screen.lost_row:
-            ops.insert(1, _AUTOWRAP_OFF)  # the failed write may have stopped inside a text written with autowrap
+            ops.insert(1, AUTOWRAP_OFF)  # the failed write may have stopped inside a text written with autowrap
     plan = Plan(tuple(ops), state.fault)
     # The first rows the last frames wrote to, moved up by the rows this one inserted (see
     # Screen.recent_written).  A frame that writes no row counts too (as ``height``): it ages the older
@@ -731,7 +719,7 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> RowsPlan:
     policy = state.config.width_policy
     top = screen.top
     at_row, at_col = cursor
-    items: list[Op | Segment] = [_BEGIN_SYNC]
+    items: list[Op | Segment] = [BEGIN_SYNC]
     first = layout.height
     for index, new in enumerate(frame.rows):
         old = drawn[index]
@@ -743,7 +731,7 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> RowsPlan:
                 row = top + index
                 if erase:
                     at_row, at_col = _move(items, at_row, at_col, row, 0, last)
-                    items.append(_ERASE_LINE)
+                    items.append(ERASE_LINE)
                     column, segments = 0, list(new)
                 at_row, at_col = _move(items, at_row, at_col, row, column, last)
                 for segment in segments:
@@ -752,14 +740,14 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> RowsPlan:
                     column += len(text) if text.isascii() else text_width(text, policy)
                 if column >= columns and (split := last_cell_start(segments)) is not None:
                     before, after = split_last_cell(segments, split)  # as ``bulk.write_last_cell`` in ``update_row``
-                    items[len(items) - len(segments) :] = [*before, _AUTOWRAP_ON, *after, _AUTOWRAP_OFF]
+                    items[len(items) - len(segments) :] = [*before, AUTOWRAP_ON, *after, AUTOWRAP_OFF]
                 at_row, at_col = row, column if column < columns else columns
     cursor_row, cursor_col = frame.cursor
     at_row, at_col = _move(items, at_row, at_col, top + cursor_row, cursor_col, last)
     if screen.cursor_visible is not True:
-        items.append(_SHOW_CURSOR)
+        items.append(SHOW_CURSOR)
     if len(items) > 1:
-        items.append(_END_SYNC)
+        items.append(END_SYNC)
         planned = tuple(items)
         frames = (*screen.recent_frames[1 - RECENT_FRAMES :], _record(state, planned, ()))
     else:
@@ -831,7 +819,7 @@ def _move(
     is its own operation after them (see ``_Planner.move``)."""
     row = max(0, min(row, last))
     if row > at_row:
-        ops.extend([_LINE_FEED] * (row - at_row))
+        ops.extend([LINE_FEED] * (row - at_row))
         ops.append(_COLUMNS.get(col) or _move_by(0, col))
         return row, col
     if row < at_row:

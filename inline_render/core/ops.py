@@ -21,12 +21,32 @@ from ..text.style import Segment, Style
 from .evolve import fast_init
 
 __all__ = [
+    "AUTOWRAP_OFF",
+    "AUTOWRAP_ON",
+    "BEGIN_SYNC",
+    "CANCEL",
+    "CARRIAGE_RETURN",
+    "END_SYNC",
+    "ERASE_DOWN",
+    "ERASE_LINE",
+    "HIDE_CURSOR",
+    "INDEX",
+    "INSERTED_MOVED",
+    "INSERTED_SCROLLED",
+    "LINE_FEED",
+    "RESET_STYLE",
+    "RESTORE_CURSOR",
+    "ROW_UP",
+    "SAVE_CURSOR",
+    "SHOW_CURSOR",
+    "TOP_UP",
     "Anchored",
     "AutowrapOff",
     "AutowrapOn",
     "BeginSync",
     "Cancel",
     "DeleteLines",
+    "EffectResult",
     "EndSync",
     "EraseDown",
     "EraseLine",
@@ -208,6 +228,30 @@ class Plan:
 
     ops: tuple[Op, ...]
     fail_after: int | None = None
+
+
+# Operations without fields are values: one instance each, not one per tick (the planners share them).
+BEGIN_SYNC, END_SYNC, CANCEL = BeginSync(), EndSync(), Cancel()
+HIDE_CURSOR, SHOW_CURSOR = HideCursor(), ShowCursor()
+ERASE_LINE, ERASE_DOWN, LINE_FEED = EraseLine(), EraseDown(), LineFeed()
+RESET_STYLE = ResetStyle()
+AUTOWRAP_OFF, AUTOWRAP_ON = AutowrapOff(), AutowrapOn()
+INDEX, SAVE_CURSOR, RESTORE_CURSOR = Index(), SaveCursor(), RestoreCursor()
+CARRIAGE_RETURN, ROW_UP = MoveBy(0, 0), MoveBy(-1, None)
+INSERTED_MOVED, INSERTED_SCROLLED = Inserted(1, top_delta=1), Inserted(1)
+TOP_UP = Inserted(0, top_delta=-1)  # a line feed at the screen's bottom row scrolled it: the viewport's top went up
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class EffectResult:
+    """What really reached the terminal in a tick."""
+
+    bytes_written: int
+    ops_written: int
+    rows_inserted: int
+    complete: bool
+    error: str | None = None
 
 
 def as_ops(items: tuple[Op | Segment, ...]) -> tuple[Op, ...]:

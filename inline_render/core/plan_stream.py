@@ -27,29 +27,31 @@ from .layout import Frame, Layout
 from .log import LogRow, continues_line
 from .log import log_rows as log_rows_of
 from .ops import (
+    AUTOWRAP_ON,
+    BEGIN_SYNC,
+    CARRIAGE_RETURN,
+    END_SYNC,
+    ERASE_DOWN,
+    ERASE_LINE,
+    HIDE_CURSOR,
+    INDEX,
+    RESTORE_CURSOR,
+    ROW_UP,
+    SAVE_CURSOR,
+    SHOW_CURSOR,
+    TOP_UP,
     AutowrapOff,
-    AutowrapOn,
     BeginSync,
-    EndSync,
-    EraseDown,
-    EraseLine,
     HideCursor,
     Index,
     Inserted,
     MoveBy,
     Op,
     Plan,
-    RestoreCursor,
-    SaveCursor,
-    ShowCursor,
     Text,
 )
 
 __all__ = ["appends_at_cursor", "plan_stream", "rewrap_stream", "stream_rows"]
-
-_INDEX, _SAVE, _RESTORE = Index(), SaveCursor(), RestoreCursor()
-_CR, _UP = MoveBy(0, 0), MoveBy(-1, None)
-_TOP_UP = Inserted(0, top_delta=-1)
 
 
 def appends_at_cursor(ops: Sequence[Op]) -> bool:
@@ -193,22 +195,22 @@ def plan_stream(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Sc
         return Plan((), state.fault), screen  # nothing changed
     ops: list[Op] = []
     if screen.cursor_visible is not False:
-        ops.append(HideCursor())
+        ops.append(HIDE_CURSOR)
     top, row = screen.top, screen.cursor[0]
     if written:
         # A row under the text's end (a line feed at the screen's bottom scrolls it up), then every row under it
         # erased from there: an erase at the text's end would take the cell of a pending wrap.
-        ops.append(_INDEX)
+        ops.append(INDEX)
         if row == last:
-            ops.append(_TOP_UP)
+            ops.append(TOP_UP)
             top -= 1
-        ops += [_UP, _SAVE, _CR, _INDEX, EraseDown(), _RESTORE]
+        ops += [ROW_UP, SAVE_CURSOR, CARRIAGE_RETURN, INDEX, ERASE_DOWN, RESTORE_CURSOR]
     else:
         # The text starts on the viewport's top row (the composer's rows under it are drawn again below).
         # Each move its own operation, the column last (a write cut between them tells where the cursor went).
         if top != row:
             ops.append(MoveBy(top - row, None))
-        ops += [MoveBy(0, 1), EraseDown(), _CR, EraseLine()]
+        ops += [MoveBy(0, 1), ERASE_DOWN, CARRIAGE_RETURN, ERASE_LINE]
         row = top
     wrapped, pending_insert = 0, False
     first = start if written else 0  # the first row this frame writes on
@@ -221,7 +223,7 @@ def plan_stream(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Sc
     # Whether the cursor waits at a pending wrap (the text fills its row: the next character goes on the next row).
     full = bool(written) and (old_held > 0 or row_width(written[start], policy) >= columns)
     if tail or count > start + 1 + old_held or held != old_held:
-        ops.append(AutowrapOn())
+        ops.append(AUTOWRAP_ON)
         for index in range(start, count - held):
             scrolls = False  # the row's first character scrolls the screen (a wrap at its bottom row)
             if index == start and written:
@@ -241,9 +243,9 @@ def plan_stream(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Sc
                     else:
                         row += 1
                 elif index > 0 or written:
-                    ops += [_CR, _INDEX]
+                    ops += [CARRIAGE_RETURN, INDEX]
                     if row == last:
-                        ops.append(_TOP_UP)  # the line feed scrolled
+                        ops.append(TOP_UP)  # the line feed scrolled
                         top -= 1
                     else:
                         row += 1
@@ -260,7 +262,7 @@ def plan_stream(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Sc
                     if scrolls:
                         # After the text that wrapped: a write cut before it leaves the top where it was (a cut
                         # inside it, lower than it is: the side that erases no committed row).
-                        ops.append(_TOP_UP)
+                        ops.append(TOP_UP)
                         scrolls = False
             if index == start and written:
                 full = old_held > 0 or row_width(new_rows[start], policy) >= columns
@@ -279,9 +281,9 @@ def plan_stream(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Sc
     below = held_below + len(chrome)  # the rows under the cursor: the held ones, then the status, composer...
     at = row
     for _ in range(below):
-        ops.append(_INDEX)
+        ops.append(INDEX)
         if at == last:
-            ops.append(_TOP_UP)
+            ops.append(TOP_UP)
             top -= 1
         else:
             at += 1
@@ -297,10 +299,10 @@ def plan_stream(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Sc
         if below:
             ops.append(MoveBy(-below, None))
         if chrome:
-            ops += [_SAVE, _CR, *[_INDEX] * held_below]  # the held rows stay blank (erased above)
+            ops += [SAVE_CURSOR, CARRIAGE_RETURN, *[INDEX] * held_below]  # the held rows stay blank (erased above)
             for chrome_row in chrome:
-                ops += [_CR, _INDEX, EraseLine(), *_texts(chrome_row, columns, policy)]
-            ops.append(_RESTORE)
+                ops += [CARRIAGE_RETURN, INDEX, ERASE_LINE, *_texts(chrome_row, columns, policy)]
+            ops.append(RESTORE_CURSOR)
         new_top = row + held_below - (log_rows - 1)
         cursor = (row, 0 if waiting else -1)
         # The text after the lines that ended: the open rows, those above the viewport's top included.
@@ -313,8 +315,8 @@ def plan_stream(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Sc
         if below > 1:
             ops.append(MoveBy(1 - below, None))
         for index, chrome_row in enumerate(chrome):
-            ops += [_CR, _INDEX] if index else [_CR]
-            ops += [EraseLine(), *_texts(chrome_row, columns, policy)]
+            ops += [CARRIAGE_RETURN, INDEX] if index else [CARRIAGE_RETURN]
+            ops += [ERASE_LINE, *_texts(chrome_row, columns, policy)]
         row = new_top + below - 1
         target = (new_top + frame.cursor[0], frame.cursor[1])
         if target[0] != row:
@@ -322,12 +324,12 @@ def plan_stream(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Sc
         ops.append(MoveBy(0, target[1]))
         visible = not to_insert
         if visible:
-            ops.append(ShowCursor())
+            ops.append(SHOW_CURSOR)
         cursor, stream = target, None
     if new_top != top:
         ops.append(Inserted(0, top_delta=new_top - top))
     if state.config.synchronized_output:
-        ops = [BeginSync(), *ops, EndSync()]
+        ops = [BEGIN_SYNC, *ops, END_SYNC]
     plan = Plan(tuple(ops), state.fault)
     after = Screen(
         new_top,
