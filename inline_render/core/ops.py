@@ -102,7 +102,7 @@ class AutowrapOn:
 class AutowrapOff:
     """``ESC[?7l``: after such a text, and after a failed write, which may have stopped inside one.  ``wrapped``:
     the rows the text moved the cursor down (its rows but the first), for whoever follows the cursor by the
-    operations (``effects.cursor_after``)."""
+    operations (``settle.cursor_after``)."""
 
     wrapped: int = 0
 
@@ -111,17 +111,17 @@ class AutowrapOff:
 class Index:
     """``ESC D`` (IND): down a row, scrolling the screen at its bottom row, the column kept (a line feed may return
     to column 0: onlcr).  GNU screen keeps a pending wrap through it, as through ``CUU`` and ``SaveCursor``: the
-    streamed text's end (``effects_stream``) stays where the next character continues the text."""
+    streamed text's end (``plan_stream``) stays where the next character continues the text."""
 
 
 @dataclass(frozen=True, slots=True)
 class SaveCursor:
-    """``ESC 7`` (DECSC): the streamed text's end, before the rows under it are drawn (``effects_stream``)."""
+    """``ESC 7`` (DECSC): the streamed text's end, before the rows under it are drawn (``plan_stream``)."""
 
 
 @dataclass(frozen=True, slots=True)
 class RestoreCursor:
-    """``ESC 8`` (DECRC): back to the streamed text's end (``effects_stream``)."""
+    """``ESC 8`` (DECRC): back to the streamed text's end (``plan_stream``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,7 +256,7 @@ class EffectResult:
 
 def as_ops(items: tuple[Op | Segment, ...]) -> tuple[Op, ...]:
     """Operations where a text may be given as its ``Segment`` (text, style), as operations: each such
-    ``Segment`` a ``Text``.  The rows-only plan (``effects.RowsPlan``) keeps its texts as the segments it
+    ``Segment`` a ``Text``.  The rows-only plan (``plan.RowsPlan``) keeps its texts as the segments it
     diffed, and the backend writes them as such: the ``Text`` objects are made only when something reads
     the operations (the replay of frames in flight, a failed write)."""
     return tuple([Text(item[0], item[1]) if type(item) is Segment else item for item in items])  # type: ignore[misc]

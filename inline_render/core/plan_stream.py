@@ -1,6 +1,6 @@
 """GNU screen's stream frames (``Config.soft_wrap_lines``): the log's open text written as ``printf`` writes it.
 
-``plan_frame`` asks ``plan_stream`` first on GNU screen; None leaves the frame to ``effects._plan``.  Its rules:
+``plan_frame`` asks ``plan_stream`` first on GNU screen; None leaves the frame to ``plan._plan``.  Its rules:
 
 * While a line is open the cursor rests at the end of the log's text (``Screen.stream``), hidden.  A frame appends at
   the cursor, with autowrap on, and never writes at a column planned for the width: screen re-wraps the text and the
