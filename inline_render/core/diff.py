@@ -5,7 +5,7 @@ from __future__ import annotations
 import wcwidth
 
 from ..text.cells import WidthPolicy, common_prefix, text_width
-from ..text.style import Row, Segment, row_width
+from ..text.style import Row, Segment, Style, row_width
 
 __all__ = ["diff_row"]
 
@@ -31,6 +31,29 @@ def _zero_width_first(text: str, policy: WidthPolicy) -> bool:
     return text_width(first, policy) == 0
 
 
+def _last_segment_change(
+    old: Row, a: str, b: str, style: Style, width: int, policy: WidthPolicy
+) -> tuple[int, list[Segment], bool] | None:
+    """``diff_row`` when only the last segment changed, from ``a`` into the ASCII text ``b`` in the same ``style``
+    object: the change, or None when the general path decides (not an addition or an equal-length change, or one
+    past the last column)."""
+    column = 0
+    if len(old) > 1:
+        for segment in old[:-1]:
+            column += text_width(segment[0], policy)
+    if len(a) == len(b) and a.isascii():
+        # The XOR branch of ``diff_row``: the texts differ (the rows do), so the XOR has a set bit.
+        xor = int.from_bytes(a.encode(), "big") ^ int.from_bytes(b.encode(), "big")
+        cut = len(a) - (xor.bit_length() + 7) // 8
+        if column + cut < width:
+            end = len(b) - ((xor & -xor).bit_length() - 1) // 8
+            return column + cut, [_new(Segment, (b[cut:end], style))], False
+    elif len(b) > len(a) and b.startswith(a) and column + len(a) < width:
+        # Every old cell kept (ASCII: one column each), the addition written after them, nothing erased.
+        return column + len(a), [_new(Segment, (b[len(a) :], style))], False
+    return None
+
+
 def diff_row(old: Row | None, new: Row, width: int, policy: WidthPolicy) -> tuple[int, list[Segment], bool] | None:
     """How to turn ``old`` into ``new``: (start column, segments to write, erase the rest), or None."""
     if old is None:
@@ -47,20 +70,9 @@ def diff_row(old: Row | None, new: Row, width: int, policy: WidthPolicy) -> tupl
             # Only the last segment changed, in the same style object, into ASCII text: a token counter in the
             # status line (at equal length) or a streamed row (text added at its end).  What the general path
             # below gives for both, without its loop and bookkeeping; past the last column it decides.
-            column = 0
-            if count > 1:
-                for segment in old[:-1]:
-                    column += text_width(segment[0], policy)
-            if len(a) == len(b) and a.isascii():
-                # The XOR branch below: the texts differ (the rows do), so the XOR has a set bit.
-                xor = int.from_bytes(a.encode(), "big") ^ int.from_bytes(b.encode(), "big")
-                cut = len(a) - (xor.bit_length() + 7) // 8
-                if column + cut < width:
-                    end = len(b) - ((xor & -xor).bit_length() - 1) // 8
-                    return column + cut, [_new(Segment, (b[cut:end], new_style))], False
-            elif len(b) > len(a) and b.startswith(a) and column + len(a) < width:
-                # Every old cell kept (ASCII: one column each), the addition written after them, nothing erased.
-                return column + len(a), [_new(Segment, (b[len(a) :], new_style))], False
+            last_only = _last_segment_change(old, a, b, new_style, width, policy)
+            if last_only is not None:
+                return last_only
     column = index = 0
     size = min(len(old), len(new))
     while index < size and old[index] == new[index]:
