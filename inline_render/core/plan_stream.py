@@ -17,11 +17,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..text.cells import WidthPolicy
-from ..text.style import DEFAULT, Row, Segment, Style, row_text, row_width
+from ..text.style import DEFAULT, Row, Segment, row_text, row_width
 from .app import RECENT_FRAMES, AppState, Screen
 from .bulk import draw_insert_rows, last_cell_start, write_last_cell
 from .layout import Frame, Layout
@@ -42,61 +41,15 @@ from .ops import (
     SHOW_CURSOR,
     TOP_UP,
     AutowrapOff,
-    BeginSync,
-    HideCursor,
-    Index,
     Inserted,
     MoveBy,
     Op,
     Plan,
     Text,
 )
+from .stream_text import appends_at_cursor, held_rows, lines_of, rewrap_stream, row_tail, stream_rows
 
 __all__ = ["appends_at_cursor", "plan_stream", "rewrap_stream", "stream_rows"]
-
-
-def appends_at_cursor(ops: Sequence[Op]) -> bool:
-    """Whether ``ops`` are a stream frame that writes where the text ends (its first move is ``ESC D`` from there)
-    rather than one that starts the text on the viewport's top row."""
-    for op in ops:
-        if type(op) is Index:
-            return True
-        if type(op) is not HideCursor and type(op) is not BeginSync:
-            return False
-    return False
-
-
-def stream_rows(stream: tuple[tuple[Row, ...], ...]) -> list[Row]:
-    """The rows of ``Screen.stream``, line after line."""
-    return [row for line in stream for row in line]
-
-
-def _row_tail(old: Row, new: Row) -> tuple[Segment, ...] | None:
-    """What ``new`` adds at the end of ``old`` (``old`` followed by it is ``new``), None when it is not so."""
-    count = len(old)
-    if count > len(new):
-        return None
-    if count == 0:
-        return tuple(new)
-    if old[: count - 1] != new[: count - 1]:
-        return None
-    last, then = old[count - 1], new[count - 1]
-    if last.style != then.style or not then.text.startswith(last.text):
-        return None
-    rest = then.text[len(last.text) :]
-    head = (Segment(rest, then.style),) if rest else ()
-    return head + tuple(new[count:])
-
-
-def _lines(rows: list[Row], log_rows: list[LogRow]) -> tuple[tuple[Row, ...], ...]:
-    """``rows`` grouped into the logical lines ``log_rows`` (their rows) make."""
-    lines: list[list[Row]] = []
-    for index, row in enumerate(rows):
-        if index and continues_line(log_rows[index - 1], log_rows[index]):
-            lines[-1].append(row)
-        else:
-            lines.append([row])
-    return tuple(tuple(line) for line in lines)
 
 
 class _Text(NamedTuple):
@@ -232,21 +185,21 @@ def _new_text(state: AppState, layout: Layout, frame: Frame) -> _Text | None:
         # An open Markdown line (or other view) changes above its end as it streams (a word re-wrapped, emphasis
         # closed): drawn row by row, as before.  Verbatim text only grows at its end.
         return None
-    lines = _lines(new_rows, new_log)
+    lines = lines_of(new_rows, new_log)
     if any(row_width(row, policy) > columns for row in new_rows):
         return None
     count = len(new_rows)
     flags = [index > 0 and continues_line(new_log[index - 1], new_log[index]) for index in range(count)]
     # The open line's last rows that show nothing (blanks it wrapped into) are not written: nothing would wrap onto
     # them, so the text waits at the pending wrap of the row before, which the next character continues.
-    held = _held(lines) if log_rows else 0
+    held = held_rows(lines) if log_rows else 0
     # A finished line's last rows that show nothing are rows of their own, not linked (as ``insert_soft_wrapped``):
     # linked, a widening would take them into the line, and they would no longer be the rows it inserted.
     unlinked: set[int] = set()
     offset = 0
     for number, line in enumerate(lines):
         if not (log_rows and number == len(lines) - 1):
-            blank = _held((line,))
+            blank = held_rows((line,))
             unlinked.update(range(offset + len(line) - blank, offset + len(line)))
         offset += len(line)
     return _Text(new_rows, new_log, lines, len(hidden), flags, held, unlinked)
@@ -258,7 +211,7 @@ def _continued(screen: Screen, cursor: tuple[int, int], text: _Text) -> _Written
     old = screen.stream
     new_rows = text.rows
     written = stream_rows(old) if old is not None else []
-    old_held = _held(old) if old is not None else 0
+    old_held = held_rows(old) if old is not None else 0
     start = len(written) - 1 - old_held if written else 0  # the row the text ends on
     tail: tuple[Segment, ...] = tuple(new_rows[0]) if new_rows else ()
     # A resize that re-wrapped the text to end on its last column put the cursor at the start of the row under it
@@ -276,7 +229,7 @@ def _continued(screen: Screen, cursor: tuple[int, int], text: _Text) -> _Written
             or cursor[0] != screen.top + start - (len(written) - screen.drawn_log_rows) + on_next
         ):  # (the rows of the text above the viewport's top counted out)
             return None
-        found = _row_tail(written[start], new_rows[start])
+        found = row_tail(written[start], new_rows[start])
         if found is None or (found and old_held):
             return None
         tail = found
@@ -423,7 +376,7 @@ def _rest_at_text_end(
     new_top = row + held_below - (log_rows - 1)
     # The text after the lines that ended: the open rows, those above the viewport's top included.
     inserted = len(text.rows) - log_rows - text.hidden
-    return new_top, (row, 0 if waiting else -1), _lines(text.rows[inserted:], text.log[inserted:])
+    return new_top, (row, 0 if waiting else -1), lines_of(text.rows[inserted:], text.log[inserted:])
 
 
 def _rest_at_composer(
@@ -486,15 +439,6 @@ def _screen_after(
     )
 
 
-def _held(lines: tuple[tuple[Row, ...], ...]) -> int:
-    """How many of the last line's rows after its first show nothing (the text waits before them)."""
-    line = lines[-1] if lines else ()
-    count = 0
-    while count < len(line) - 1 and not row_text(line[len(line) - 1 - count]).strip(" "):
-        count += 1
-    return count
-
-
 def _texts(row: Row, columns: int, policy: WidthPolicy) -> list[Op]:
     """A row's segments as texts (empty ones left out); a row that reaches the last column with zero-width code
     points after its last character writes that character with autowrap on (``bulk.write_last_cell``: written with
@@ -506,49 +450,3 @@ def _texts(row: Row, columns: int, policy: WidthPolicy) -> list[Op]:
     else:
         ops += [Text(segment.text, segment.style) for segment in row if segment.text]
     return ops
-
-
-def rewrap_stream(
-    stream: tuple[tuple[Row, ...], ...], width: int, columns: int, policy: WidthPolicy
-) -> tuple[int, tuple[tuple[Row, ...], ...] | None, int | None]:
-    """The rows GNU screen re-wraps ``stream`` (written at ``width``) into at ``columns``, the rows themselves and the
-    column the text ends at (``columns`` at a pending wrap; both None unless every character is ASCII).  A line's rows
-    but its last were written full (padded to the width), its last to its last cell: its cells fill rows of
-    ``columns``.  With wide characters the count is the least it can be (one moved to the next row only adds rows),
-    so the viewport's top is never put above the text's first row."""
-    total, end = 0, 0
-    rewrapped: list[tuple[Row, ...]] = []
-    ascii_only = True
-    for line in stream:
-        held = _held((line,))
-        line = line[: len(line) - held]  # not written: the text waits at the end of the full row before them
-        cells = width * len(line) if held else width * (len(line) - 1) + row_width(line[-1], policy)
-        total += max(1, -(-cells // columns))
-        end = cells - (max(1, -(-cells // columns)) - 1) * columns
-        if not ascii_only or not all(row_text(row).isascii() for row in line):
-            ascii_only = False
-            continue
-        flat: list[tuple[str, Style]] = []
-        for index, row in enumerate(line):
-            for segment in row:
-                flat += [(char, segment.style) for char in segment.text]
-            if index < len(line) - 1 or held:
-                flat += [(" ", DEFAULT)] * (width - row_width(row, policy))
-        rows = [_trimmed(flat[begin : begin + columns]) for begin in range(0, max(1, len(flat)), columns)]
-        rewrapped.append(tuple(rows))
-    return total, (tuple(rewrapped) if ascii_only else None), (end if ascii_only else None)
-
-
-def _trimmed(cells: list[tuple[str, Style]]) -> Row:
-    """Cells as a row of segments, one per run of a style, right-trimmed as the log's rows are (``theme``)."""
-    segments: list[Segment] = []
-    for char, style in cells:
-        if segments and segments[-1].style == style:
-            segments[-1] = Segment(segments[-1].text + char, style)
-        else:
-            segments.append(Segment(char, style))
-    while segments and not segments[-1].text.rstrip(" "):
-        segments.pop()
-    if segments and segments[-1].text.endswith(" "):
-        segments[-1] = Segment(segments[-1].text.rstrip(" "), segments[-1].style)
-    return tuple(segments)
