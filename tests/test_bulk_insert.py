@@ -10,10 +10,11 @@ from hypothesis import strategies as st
 
 from inline_render.bench.measure import CountingSink, make_renderer
 from inline_render.bench.workloads import markdown_text
-from inline_render.core import effects
+from inline_render.core import planner
 from inline_render.core.bulk import draw_insert_rows
 from inline_render.core.layout import Layout
 from inline_render.core.log import LogState, RenderOptions, log_rows
+from inline_render.core.ops import HIDE_CURSOR
 from inline_render.core.rows import draw_log_row, draw_log_rows
 from inline_render.core.state import Config
 from inline_render.inputs import Input, LogAppend, LogDelta, LogFinish, Resize
@@ -31,8 +32,8 @@ def _text(rng: random.Random, size: int) -> str:
     return "".join(out)
 
 
-def _per_row_insert(self: effects._Planner, layout: Layout) -> None:
-    """``_Planner.insert`` as it was before the bulk path: every row drawn by ``draw_log_rows`` and staged by
+def _per_row_insert(self: planner.Planner, layout: Layout) -> None:
+    """``Planner.insert`` as it was before the bulk path: every row drawn by ``draw_log_rows`` and staged by
     ``update_row`` (the reference the bulk path must equal byte for byte)."""
     options = self.state.log.options
     theme = options.theme if options is not None else None
@@ -41,7 +42,7 @@ def _per_row_insert(self: effects._Planner, layout: Layout) -> None:
         return
     self.moved = True
     if self.visible is not False:
-        self.ops.append(effects._HIDE_CURSOR)
+        self.ops.append(HIDE_CURSOR)
         self.visible = False
     self.hide_before_change = False
     height = self.height
@@ -61,14 +62,14 @@ def _flood_bytes(
 ) -> bytes:
     sink = CountingSink(keep=True)
     renderer = make_renderer(columns, rows, Config(viewport_height=height, markdown=markdown), sink)
-    saved = effects._Planner.insert
+    saved = planner.Planner.insert
     if per_row:
-        effects._Planner.insert = _per_row_insert  # type: ignore[method-assign]
+        planner.Planner.insert = _per_row_insert  # type: ignore[method-assign]
     try:
         for batch in inputs:
             renderer.feed(batch)
     finally:
-        effects._Planner.insert = saved  # type: ignore[method-assign]
+        planner.Planner.insert = saved  # type: ignore[method-assign]
     assert sink.data is not None
     return bytes(sink.data)
 

@@ -272,8 +272,8 @@ def test_a_wide_fast_init_class_and_evolve_build_true_frozen_instances() -> None
 def _diff_row_reference(
     old: Row | None, new: Row, width: int, policy: WidthPolicy
 ) -> tuple[int, list[Segment], bool] | None:
-    """``effects.diff_row`` as it was before its shortcuts (identity of styles, the kept text measured as is)."""
-    from inline_render.core.effects import _common_prefix, _zero_width_first
+    """``diff.diff_row`` as it was before its shortcuts (identity of styles, the kept text measured as is)."""
+    from inline_render.core.diff import _common_prefix, _zero_width_first
 
     if old is None:
         return 0, list(new), row_width(new, policy) < width
@@ -351,30 +351,30 @@ def test_a_counter_in_the_status_line_writes_only_the_changed_cells() -> None:
 
 @pytest.mark.parametrize("workload", ["w1s:100", "w4", "status", "w3:100", "w5:100"])
 def test_a_rows_only_frame_plans_what_the_planner_plans(workload: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The planner-free plan of a frame whose only change is rows (``effects._plan_rows``) gives the very plan
+    """The planner-free plan of a frame whose only change is rows (``plan._plan_rows``) gives the very plan
     and projected screen of the general planner on every tick of the bench's quick workloads where it runs
     (its frame record keeps texts as segments: compared as the operations it reads back as)."""
     from inline_render.bench import cli as bench_cli
     from inline_render.bench import measure
-    from inline_render.core import effects
+    from inline_render.core import plan as planning
     from inline_render.core.state import Config
 
-    fast = effects._plan_rows
+    fast = planning._plan_rows
     compared = []
 
     def plain(projection: Projection) -> Projection:
         frames = tuple(record._replace(planned=record.ops) for record in projection.screen.recent_frames)
         return replace(projection, screen=replace(projection.screen, recent_frames=frames))
 
-    def both(state: AppState, layout: Layout, frame: Frame) -> effects.RowsPlan:
+    def both(state: AppState, layout: Layout, frame: Frame) -> planning.RowsPlan:
         result = fast(state, layout, frame)
-        plan, projection = effects._plan(state, layout, frame)
+        plan, projection = planning._plan(state, layout, frame)
         assert result.plan() == plan
         assert plain(Projection(result.screen, 0)) == plain(projection)
         compared.append(bool(plan.ops))
         return result
 
-    monkeypatch.setattr(effects, "_plan_rows", both)
+    monkeypatch.setattr(planning, "_plan_rows", both)
     kind, _, lines = workload.partition(":")
     config = Config(viewport_height=10, markdown=kind == "w5")
     renderer = measure.make_renderer(80, 24, config)

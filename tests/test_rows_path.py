@@ -1,4 +1,4 @@
-"""The rows-only path of a tick (``effects.RowsPlan``, ``Vt100Backend.write_rows``, ``effects.settle_rows``)
+"""The rows-only path of a tick (``plan.RowsPlan``, ``Vt100Backend.write_rows``, ``settle.settle_rows``)
 gives what the general path (``Plan``, ``Vt100Backend.write``, ``settle``) gives for the same frame."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from prompt_toolkit.output.color_depth import ColorDepth
 from inline_render.bench import cli as bench_cli
 from inline_render.bench import measure
 from inline_render.core import effects
+from inline_render.core import plan as planning
 from inline_render.core.app import AppState, FrameRecord, Screen, initial_state
 from inline_render.core.backend import Vt100Backend
 from inline_render.core.effects import Projection, RowsPlan
@@ -53,13 +54,14 @@ def test_each_rows_only_tick_plans_writes_and_settles_as_the_general_path(
     """On every tick of a quick bench workload that takes the rows-only path: the plan is the general
     planner's (``_plan``), ``write_rows`` writes the bytes ``write`` writes for that plan from the same
     backend state, and ``settle_rows`` gives the state ``settle`` gives."""
-    planned_rows = effects._plan_rows
+    planned_rows = planning._plan_rows
+    settled_rows = effects.settle_rows
     write_rows = Vt100Backend.write_rows
     checked = []
 
     def plan_rows(state: AppState, layout: Layout, frame: Frame) -> RowsPlan:
         rows = planned_rows(state, layout, frame)
-        plan, projection = effects._plan(state, layout, frame)
+        plan, projection = planning._plan(state, layout, frame)
         assert rows.plan() == plan
         assert _plain(rows.screen) == _plain(projection.screen)
         return rows
@@ -76,16 +78,16 @@ def test_each_rows_only_tick_plans_writes_and_settles_as_the_general_path(
         return result
 
     def settle_rows(state: AppState, layout: Layout, screen: Screen) -> AppState:
-        fast = effects.settle_rows(state, layout, screen)
+        fast = settled_rows(state, layout, screen)
         plan = RowsPlan(state.screen.recent_frames[-1].planned, screen, None).plan()  # any complete plan
         result = effects.EffectResult(1, len(plan.ops), 0, True)
         general = effects.settle(state, layout, plan, Projection(screen, 0), result)
         assert replace(fast, screen=_plain(fast.screen)) == replace(general, screen=_plain(general.screen))
         return fast
 
-    monkeypatch.setattr(effects, "_plan_rows", plan_rows)
+    monkeypatch.setattr(planning, "_plan_rows", plan_rows)
     monkeypatch.setattr(Vt100Backend, "write_rows", checked_write)
-    monkeypatch.setattr(tick_module, "settle_rows", settle_rows)
+    monkeypatch.setattr(effects, "settle_rows", settle_rows)  # stage 4 (apply_terminal_effects) calls it
     kind, _, lines = workload.partition(":")
     config = Config(viewport_height=10, markdown=kind == "w5")
     renderer = measure.make_renderer(80, 24, config)
@@ -96,7 +98,7 @@ def test_each_rows_only_tick_plans_writes_and_settles_as_the_general_path(
 
 def _general_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every tick takes the general path (``plan_terminal_effects``, ``write``, ``settle``)."""
-    monkeypatch.setattr(tick_module, "plan_frame", effects.plan_terminal_effects)
+    monkeypatch.setattr(effects, "plan_frame", effects.plan_terminal_effects)
 
 
 def _session(seed: int) -> Iterator[list[Input]]:

@@ -73,7 +73,7 @@ def _glued(narrow: int) -> str:
 
 def _rows_path(monkeypatch: pytest.MonkeyPatch) -> None:
     """The open line drawn row by row, as the planner still draws it after a broken write or an anchoring."""
-    monkeypatch.setattr("inline_render.core.effects.plan_stream", lambda state, layout, frame: None)
+    monkeypatch.setattr("inline_render.core.plan.plan_stream", lambda state, layout, frame: None)
 
 
 @pytest.mark.parametrize("narrow", [12, 24, 33])

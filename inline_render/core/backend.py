@@ -22,7 +22,6 @@ from prompt_toolkit.styles import Attrs
 from ..errors import BackendError
 from ..terminals.memory import TestTerminal
 from ..text.style import DEFAULT, Segment, Style
-from .effects import EffectResult
 from .ops import (
     Anchored,
     AutowrapOff,
@@ -30,6 +29,7 @@ from .ops import (
     BeginSync,
     Cancel,
     DeleteLines,
+    EffectResult,
     EndSync,
     EraseDown,
     EraseLine,

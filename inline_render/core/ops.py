@@ -21,12 +21,32 @@ from ..text.style import Segment, Style
 from .evolve import fast_init
 
 __all__ = [
+    "AUTOWRAP_OFF",
+    "AUTOWRAP_ON",
+    "BEGIN_SYNC",
+    "CANCEL",
+    "CARRIAGE_RETURN",
+    "END_SYNC",
+    "ERASE_DOWN",
+    "ERASE_LINE",
+    "HIDE_CURSOR",
+    "INDEX",
+    "INSERTED_MOVED",
+    "INSERTED_SCROLLED",
+    "LINE_FEED",
+    "RESET_STYLE",
+    "RESTORE_CURSOR",
+    "ROW_UP",
+    "SAVE_CURSOR",
+    "SHOW_CURSOR",
+    "TOP_UP",
     "Anchored",
     "AutowrapOff",
     "AutowrapOn",
     "BeginSync",
     "Cancel",
     "DeleteLines",
+    "EffectResult",
     "EndSync",
     "EraseDown",
     "EraseLine",
@@ -82,7 +102,7 @@ class AutowrapOn:
 class AutowrapOff:
     """``ESC[?7l``: after such a text, and after a failed write, which may have stopped inside one.  ``wrapped``:
     the rows the text moved the cursor down (its rows but the first), for whoever follows the cursor by the
-    operations (``effects.cursor_after``)."""
+    operations (``settle.cursor_after``)."""
 
     wrapped: int = 0
 
@@ -91,17 +111,17 @@ class AutowrapOff:
 class Index:
     """``ESC D`` (IND): down a row, scrolling the screen at its bottom row, the column kept (a line feed may return
     to column 0: onlcr).  GNU screen keeps a pending wrap through it, as through ``CUU`` and ``SaveCursor``: the
-    streamed text's end (``effects_stream``) stays where the next character continues the text."""
+    streamed text's end (``plan_stream``) stays where the next character continues the text."""
 
 
 @dataclass(frozen=True, slots=True)
 class SaveCursor:
-    """``ESC 7`` (DECSC): the streamed text's end, before the rows under it are drawn (``effects_stream``)."""
+    """``ESC 7`` (DECSC): the streamed text's end, before the rows under it are drawn (``plan_stream``)."""
 
 
 @dataclass(frozen=True, slots=True)
 class RestoreCursor:
-    """``ESC 8`` (DECRC): back to the streamed text's end (``effects_stream``)."""
+    """``ESC 8`` (DECRC): back to the streamed text's end (``plan_stream``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,9 +230,33 @@ class Plan:
     fail_after: int | None = None
 
 
+# Operations without fields are values: one instance each, not one per tick (the planners share them).
+BEGIN_SYNC, END_SYNC, CANCEL = BeginSync(), EndSync(), Cancel()
+HIDE_CURSOR, SHOW_CURSOR = HideCursor(), ShowCursor()
+ERASE_LINE, ERASE_DOWN, LINE_FEED = EraseLine(), EraseDown(), LineFeed()
+RESET_STYLE = ResetStyle()
+AUTOWRAP_OFF, AUTOWRAP_ON = AutowrapOff(), AutowrapOn()
+INDEX, SAVE_CURSOR, RESTORE_CURSOR = Index(), SaveCursor(), RestoreCursor()
+CARRIAGE_RETURN, ROW_UP = MoveBy(0, 0), MoveBy(-1, None)
+INSERTED_MOVED, INSERTED_SCROLLED = Inserted(1, top_delta=1), Inserted(1)
+TOP_UP = Inserted(0, top_delta=-1)  # a line feed at the screen's bottom row scrolled it: the viewport's top went up
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class EffectResult:
+    """What really reached the terminal in a tick."""
+
+    bytes_written: int
+    ops_written: int
+    rows_inserted: int
+    complete: bool
+    error: str | None = None
+
+
 def as_ops(items: tuple[Op | Segment, ...]) -> tuple[Op, ...]:
     """Operations where a text may be given as its ``Segment`` (text, style), as operations: each such
-    ``Segment`` a ``Text``.  The rows-only plan (``effects.RowsPlan``) keeps its texts as the segments it
+    ``Segment`` a ``Text``.  The rows-only plan (``plan.RowsPlan``) keeps its texts as the segments it
     diffed, and the backend writes them as such: the ``Text`` objects are made only when something reads
     the operations (the replay of frames in flight, a failed write)."""
     return tuple([Text(item[0], item[1]) if type(item) is Segment else item for item in items])  # type: ignore[misc]

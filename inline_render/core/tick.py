@@ -14,7 +14,7 @@ from ..outputs import Output
 from ..terminals.memory import TestTerminal
 from .app import AppState, initial_state
 from .backend import MemorySink, Vt100Backend
-from .effects import EffectResult, Projection, RowsPlan, plan_frame, settle, settle_rows
+from .effects import EffectResult, apply_terminal_effects
 from .evolve import fast_init, maker
 from .layout import Frame, Layout, compute_layout, draw_frame
 from .record import ScenarioRecorder
@@ -42,24 +42,6 @@ class TickResult:
     layout: Layout
     frame: Frame
     effect: EffectResult
-
-
-def apply_terminal_effects(
-    state: AppState, layout: Layout, frame: Frame, backend: Vt100Backend
-) -> tuple[AppState, EffectResult]:
-    """Stage 4: plan (pure), write (the only I/O), and fold the effect result into the state."""
-    planned = plan_frame(state, layout, frame)
-    if isinstance(planned, RowsPlan):
-        # A frame whose only change is rows (a status line, a streamed delta): encoded straight from the
-        # rows-only plan, without the Plan and Projection objects of the general path (its result is the same).
-        effect = backend.write_rows(planned.items, planned.fail_after)
-        if effect.complete:
-            return settle_rows(state, layout, planned.screen), effect
-        plan, projection = planned.plan(), Projection(planned.screen, 0)
-    else:  # no cast(): its type argument would be built on every tick
-        plan, projection = planned
-        effect = backend.write(plan)
-    return settle(state, layout, plan, projection, effect), effect
 
 
 def tick(state: AppState, inputs: Iterable[Input], backend: Vt100Backend) -> TickResult:
