@@ -21,7 +21,6 @@ from .app import AppState
 from .evolve import fast_init, maker
 from .log import Entry, LogRow
 from .rows import draw_log_row, draw_log_rows
-from .state import Config
 from .viewport import Layout, composer_prompt
 
 __all__ = ["Frame", "draw_frame"]
@@ -93,28 +92,44 @@ def _composer_row(
     return clip_row(tuple(segments), width, policy)
 
 
-# The last frame, the inputs it was drawn from besides the status line (compared by identity), the status
-# row's index (-1: none) and its key.  A tick whose layout is the same object (nothing in the viewport
-# moved) reuses the frame; when only the status line changed, only that row is drawn again.
-_LAST_FRAME: dict[None, tuple[Layout, Config, object, object, object, int, object, Frame]] = {}
+# The last frame and what it was drawn from.  A tick whose layout is the same object (nothing in the viewport
+# moved) reuses the frame; when only the status line changed, only that row is drawn again.  Valid because the
+# inputs besides the status line are frozen values compared by identity, and the status row's key by value.
+@dataclass(frozen=True, slots=True)
+class _FrameMemo:
+    """The last frame (``frame``), the inputs it was drawn from besides the status line, and the status row."""
+
+    layout: Layout
+    config: object
+    dialog: object
+    composer: object
+    options: object  # the log's render options (its theme)
+    status_index: int  # the status row's index in ``frame.rows`` (-1: none)
+    status_key: object  # what the status row was drawn from (``draw_frame``)
+    frame: Frame
+
+
+_MAKE_FRAME_MEMO = maker(_FrameMemo)  # built on every changed tick: without calling the class (evolve.maker)
+_last_frame: _FrameMemo | None = None  # one snapshot (None: none yet), strong references, replaced whole
 
 
 def draw_frame(state: AppState, layout: Layout) -> Frame:
     """The viewport's styled rows and where the cursor belongs (the focused text field)."""
+    global _last_frame
     # What the status row is drawn from (besides the width, policy and theme): its key.
     working = state.working
     key = (working, state.now, state.working_since) if working else (state.status, state.status_row)
-    last = _LAST_FRAME.get(None)
+    last = _last_frame
     if (
         last is not None
-        and last[0] is layout
-        and last[3] is state.composer
-        and last[2] is state.dialog
-        and last[4] is state.log.options
-        and last[1] is state.config
+        and last.layout is layout
+        and last.composer is state.composer
+        and last.dialog is state.dialog
+        and last.options is state.log.options
+        and last.config is state.config
     ):
-        index, frame = last[5], last[7]
-        if index < 0 or last[6] == key:
+        index, frame = last.status_index, last.frame
+        if index < 0 or last.status_key == key:
             return frame
         row = _status_row(state, layout.columns)
         rows = frame.rows
@@ -122,35 +137,72 @@ def draw_frame(state: AppState, layout: Layout) -> Frame:
             frame = _MAKE_FRAME((*rows[:index], row, *rows[index + 1 :]), frame.log_rows, frame.cursor)
     else:
         frame, index = _draw_frame(state, layout)
-    _LAST_FRAME[None] = (layout, state.config, state.dialog, state.composer, state.log.options, index, key, frame)
+    _last_frame = _MAKE_FRAME_MEMO(
+        layout, state.config, state.dialog, state.composer, state.log.options, index, key, frame
+    )
     return frame
 
 
 _MAKE_FRAME = maker(Frame)  # a Frame without calling the class (evolve.maker)
 
-# The parts of the last frame drawn from scratch, each with what it was drawn from: the log tail (its log
-# rows, compared by value: equal rows draw alike; a keystroke shows the very same rows), and the dialog,
-# composer and widget rows with the cursor.  A part whose inputs did not change is not drawn again.
-_LAST_TAIL: dict[None, tuple[tuple[LogRow, ...], int, int, WidthPolicy, tuple[Row, ...], Theme | None, int]] = {}
-_LAST_BELOW: dict[
-    None, tuple[tuple[object, ...], tuple[Row, ...], tuple[Row, ...], tuple[int, int], tuple[Row, ...], tuple[Row, ...]]
-] = {}
+
+# The parts of the last frame drawn from scratch, each with what it was drawn from: the log tail (``_TailMemo``)
+# and the dialog, composer and widget rows with the cursor (``_BelowMemo``).  A part whose inputs did not change
+# is not drawn again; a tail whose rows changed takes from the last one the rows that draw alike.
+@dataclass(frozen=True, slots=True)
+class _TailMemo:
+    """The last tail's rows (``rows``) and what they were drawn from.  Its log rows are compared by value (equal
+    rows draw alike; a keystroke shows the very same rows), the policy and theme by identity."""
+
+    visible: tuple[LogRow, ...]
+    width: int
+    height: int
+    policy: WidthPolicy
+    rows: tuple[Row, ...]
+    theme: Theme | None
+    start: int  # the tail's first row in the log (``RenderState.visible_start``): how far it moved since
+
+
+@dataclass(frozen=True, slots=True)
+class _BelowMemo:
+    """The last rows under the tail (the dialog's, the composer's, the widgets') and the cursor, drawn from
+    ``key`` (compared by value: ``_draw_frame``)."""
+
+    key: tuple[object, ...]
+    dialog: tuple[Row, ...]
+    composer: tuple[Row, ...]
+    cursor: tuple[int, int]
+    above: tuple[Row, ...]
+    below: tuple[Row, ...]
+
+
+_MAKE_TAIL_MEMO = maker(_TailMemo)
+_MAKE_BELOW_MEMO = maker(_BelowMemo)
+_last_tail: _TailMemo | None = None  # one snapshot each (None: none yet), strong references, replaced whole
+_last_below: _BelowMemo | None = None
 
 
 def _tail_rows(layout: Layout, policy: WidthPolicy, theme: Theme | None) -> tuple[Row, ...]:
     """The log tail's rows, blank rows under a short log included."""
+    global _last_tail
     visible, width, height = layout.visible, layout.columns, layout.log_height
     start = layout.render.visible_start
-    last = _LAST_TAIL.get(None)
-    if last is not None and last[1] == width and last[2] == height and last[3] is policy and last[5] is theme:
-        if last[0] is visible or last[0] == visible:
-            return last[4]
-        tail = _reused_rows(visible, last[0], last[4], start - last[6], width, policy, theme)
+    last = _last_tail
+    if (
+        last is not None
+        and last.width == width
+        and last.height == height
+        and last.policy is policy
+        and last.theme is theme
+    ):
+        if last.visible is visible or last.visible == visible:
+            return last.rows
+        tail = _reused_rows(visible, last.visible, last.rows, start - last.start, width, policy, theme)
     else:
         tail = draw_log_rows(visible, width, policy, theme)  # clipped already
     tail += [()] * (layout.log_height - len(tail))  # blank rows under a short log (none when negative)
     rows = tuple(tail)
-    _LAST_TAIL[None] = (visible, width, height, policy, rows, theme, start)
+    _last_tail = _MAKE_TAIL_MEMO(visible, width, height, policy, rows, theme, start)
     return rows
 
 
@@ -206,6 +258,7 @@ def _alike_until(a: Entry, b: Entry) -> int:
 
 
 def _draw_frame(state: AppState, layout: Layout) -> tuple[Frame, int]:
+    global _last_below
     width, policy = layout.columns, state.config.width_policy
     theme = state.log.options.theme if state.log.options is not None else None
     tail = _tail_rows(layout, policy, theme)
@@ -214,15 +267,15 @@ def _draw_frame(state: AppState, layout: Layout) -> tuple[Frame, int]:
         layout.composer, layout.composer_offset, layout.composer_height, layout.composer_cursor,
         state.config, state.dialog, state.log.options, not state.composer.text, layout.above, layout.below,
     )  # fmt: skip
-    last = _LAST_BELOW.get(None)
-    if last is not None and last[0] == key:
-        dialog, composer, cursor, above, below = last[1:]
+    last = _last_below
+    if last is not None and last.key == key:
+        dialog, composer, cursor, above, below = last.dialog, last.composer, last.cursor, last.above, last.below
     else:
         dialog, composer, cursor = _below(state, layout, len(tail))
         style = _style(state, "status")  # widget rows are drawn like the status line
         above = tuple(_dim_row(text, width, policy, style) for text in layout.above)
         below = tuple(_dim_row(text, width, policy, style) for text in layout.below)
-        _LAST_BELOW[None] = (key, dialog, composer, cursor, above, below)
+        _last_below = _MAKE_BELOW_MEMO(key, dialog, composer, cursor, above, below)
     status: tuple[Row, ...] = (_status_row(state, width),) if layout.status_height else ()
     frame = Frame((*tail, *dialog, *above, *status, *composer, *below), layout.log_height, cursor)
     return frame, len(tail) + len(dialog) + len(above) if status else -1

@@ -12,15 +12,17 @@ rows appear right under the ones before, as they will in scrollback.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..text.cells import WidthPolicy
 from ..widgets.composer import TextField, render_field
 from ..widgets.dialogs import DialogView
 from .app import AppState
+from .evolve import maker
 from .frame import Frame, draw_frame
 from .log import log_rows
-from .state import Config, RenderState, SyncPhase
+from .state import RenderState, SyncPhase
 from .viewport import Layout, composer_prompt
 
 __all__ = ["Frame", "Layout", "compute_layout", "draw_frame"]
@@ -48,30 +50,50 @@ def _dialog_rows(total: int, size: int, focus: int) -> tuple[int, ...]:
     return (0, *range(start, start + size - 1))
 
 
-# The last layout and what it was computed from (compared by identity: every input is a frozen value, so
-# the same objects give the same layout).  A tick that changed none of them (no input, a status or clock
-# change) reuses it whole: an unchanged viewport is not derived again.  One entry, strong references.
-_LAST_LAYOUT: dict[None, tuple[Config, int, int, object, object, object, RenderState, Layout, object]] = {}
+# The last layout and what it was computed from.  A tick that changed none of its inputs (no input, a status
+# or clock change) reuses it whole: an unchanged viewport is not derived again.  Valid because the inputs are
+# frozen values compared by identity (the same objects give the same layout) and the size compared by value.
+@dataclass(frozen=True, slots=True)
+class _LayoutMemo:
+    """The last layout (``layout``) and the inputs it was computed from (the other fields)."""
+
+    config: object
+    columns: int
+    rows: int
+    composer: object
+    dialog: object
+    log: object
+    render: object
+    widgets: object
+    layout: Layout
+
+
+_MAKE_LAYOUT_MEMO = maker(_LayoutMemo)  # built on every changed tick: without calling the class (evolve.maker)
+# One snapshot (None: none yet), with strong references; replaced whole, so its inputs and layout are of one call.
+_last_layout: _LayoutMemo | None = None
 
 
 def compute_layout(state: AppState) -> Layout:
     """Wrap the pending log and the widgets for the current size; place the regions."""
-    last = _LAST_LAYOUT.get(None)
+    global _last_layout
+    last = _last_layout
     if (
         last is not None
-        and last[6] is state.render
-        and last[5] is state.log
-        and last[8] is state.widgets
-        and last[3] is state.composer
-        and last[4] is state.dialog
-        and last[0] is state.config
-        and last[1] == state.columns
-        and last[2] == state.rows
+        and last.render is state.render
+        and last.log is state.log
+        and last.widgets is state.widgets
+        and last.composer is state.composer
+        and last.dialog is state.dialog
+        and last.config is state.config
+        and last.columns == state.columns
+        and last.rows == state.rows
     ):
-        return last[7]
+        return last.layout
     layout = _compute_layout(state)
-    _LAST_LAYOUT[None] = (state.config, state.columns, state.rows, state.composer, state.dialog, state.log,
-                          state.render, layout, state.widgets)  # fmt: skip
+    _last_layout = _MAKE_LAYOUT_MEMO(
+        state.config, state.columns, state.rows, state.composer, state.dialog, state.log, state.render, state.widgets,
+        layout,
+    )  # fmt: skip
     return layout
 
 
@@ -94,25 +116,40 @@ class _Regions(NamedTuple):
     log_height: int
 
 
-# The last regions and what they were placed from (compared by identity).  A streamed delta changes the log
-# only: the composer's rows, the widgets and the dialog are not placed again (the composer's rows were a
-# cache lookup that hashed and compared the composer by value on every tick).  One entry, strong references.
-_LAST_REGIONS: dict[None, tuple[Config, int, int, object, object, object, _Regions]] = {}
+# The last regions and what they were placed from.  A streamed delta changes the log only: the composer's
+# rows, the widgets and the dialog are not placed again (the composer's rows were a cache lookup that hashed
+# and compared the composer by value on every tick).  Valid as ``_LayoutMemo`` is: inputs compared by identity.
+@dataclass(frozen=True, slots=True)
+class _RegionsMemo:
+    """The last regions (``regions``) and the inputs they were placed from (the other fields)."""
+
+    config: object
+    columns: int
+    rows: int
+    composer: object
+    dialog: object
+    widgets: object
+    regions: _Regions
+
+
+_MAKE_REGIONS_MEMO = maker(_RegionsMemo)
+_last_regions: _RegionsMemo | None = None  # one snapshot (None: none yet), replaced whole
 
 
 def _regions(state: AppState) -> _Regions:
     """Place every region but the log tail (which gets the rows left: ``log_height``)."""
-    last = _LAST_REGIONS.get(None)
+    global _last_regions
+    last = _last_regions
     if (
         last is not None
-        and last[3] is state.composer
-        and last[5] is state.widgets
-        and last[4] is state.dialog
-        and last[0] is state.config
-        and last[1] == state.columns
-        and last[2] == state.rows
+        and last.composer is state.composer
+        and last.widgets is state.widgets
+        and last.dialog is state.dialog
+        and last.config is state.config
+        and last.columns == state.columns
+        and last.rows == state.rows
     ):
-        return last[6]
+        return last.regions
     config = state.config
     width, policy = state.columns, config.width_policy
     height = min(config.viewport_height, state.rows)
@@ -137,7 +174,9 @@ def _regions(state: AppState) -> _Regions:
         height, prompt, texts, cursor_row, cursor_col, composer_height, composer_offset, status_height,
         above, below, dialog, dialog_height, dialog_shown, rest - dialog_height,
     )  # fmt: skip
-    _LAST_REGIONS[None] = (config, state.columns, state.rows, state.composer, state.dialog, state.widgets, regions)
+    _last_regions = _MAKE_REGIONS_MEMO(
+        config, state.columns, state.rows, state.composer, state.dialog, state.widgets, regions
+    )
     return regions
 
 
