@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from inline_render.core import log as log_module
+from inline_render.core import wrap as wrap_module
 from inline_render.core.app import AppState
 from inline_render.core.effects import Projection
 from inline_render.core.evolve import evolve, fast_init
@@ -110,7 +111,7 @@ def test_streaming_rows_equal_the_rows_wrapped_whole(
         if not log.entries:
             return
         incremental, _ = log_rows(log, width, policy)
-        log_module._STREAMS.clear()
+        wrap_module._STREAMS.clear()
         log_module._LAST_ROWS.clear()
         assert entry_rows(log.entries[0], log.head, width, policy, cells) == tuple(incremental)
 
