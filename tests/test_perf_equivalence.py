@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from inline_render.core import log as log_module
+from inline_render.core import wrap as wrap_module
 from inline_render.core.app import AppState
 from inline_render.core.effects import Projection
 from inline_render.core.evolve import evolve, fast_init
@@ -110,7 +111,7 @@ def test_streaming_rows_equal_the_rows_wrapped_whole(
         if not log.entries:
             return
         incremental, _ = log_rows(log, width, policy)
-        log_module._STREAMS.clear()
+        wrap_module._STREAMS.clear()
         log_module._LAST_ROWS.clear()
         assert entry_rows(log.entries[0], log.head, width, policy, cells) == tuple(incremental)
 
@@ -401,10 +402,10 @@ def test_tail_rows_reused_from_the_last_tail_are_the_rows_drawn_again(
     earlier version inside both texts) are exactly the rows ``draw_log_rows`` draws for the new tail."""
     from inline_render.bench import cli as bench_cli
     from inline_render.bench import measure
-    from inline_render.core import layout
+    from inline_render.core import frame
     from inline_render.core.state import Config
 
-    reused = layout._reused_rows
+    reused = frame._reused_rows
     reuses = []
 
     def checked(visible: Sequence[LogRow], *args: Any) -> list[Row]:
@@ -414,7 +415,7 @@ def test_tail_rows_reused_from_the_last_tail_are_the_rows_drawn_again(
         reuses.append(sum(any(row is before for before in args[1]) for row in rows))
         return rows
 
-    monkeypatch.setattr(layout, "_reused_rows", checked)
+    monkeypatch.setattr(frame, "_reused_rows", checked)
     kind, _, lines = workload.partition(":")
     renderer = measure.make_renderer(80, 24, Config(viewport_height=10, markdown=kind == "w5"))
     events = _diff_stream() if kind == "diff" else bench_cli.WORKLOADS[kind](int(lines or 0), True)

@@ -1,27 +1,39 @@
-"""The log: entries not yet in scrollback, the source-text boundary, and their wrapped rows.
+"""The log: entries not yet in scrollback, the source-text boundary, and all their rows at a width.
 
 Rows already inserted into the terminal's scrollback are not kept: the log
 holds only entries with text still to insert, and ``head`` (an offset into the
 first entry) is the scrollback boundary as a *source position* (DESIGN, Rules).
 A resize re-wraps from ``head`` only, so nothing is inserted twice or skipped.
+
+The entries and their rows' type are in ``entry``, the wrapping of one entry in ``wrap``; their public names are
+importable from here too, where they were first.
 """
 
 from __future__ import annotations
 
 import bisect
-import functools
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from dataclasses import dataclass, replace
 
-from ..markdown.blocks import Options
-from ..markdown.stream import View, view_extend, view_final, view_new, view_replace, view_spans, view_trim
-from ..text.cells import WidthPolicy, expand_tabs, sanitize, text_width, wrap_cells, wrap_line
-from ..text.style import DEFAULT, Style
-from ..text.themes import DEFAULT_THEME, Theme
+from ..markdown.stream import View, view_extend, view_final, view_replace, view_trim
+from ..text.cells import WidthPolicy, expand_tabs, sanitize, text_width
 from .chunks import Tail
-from .evolve import evolve, fast_init
+from .entry import (
+    DECORATED_PREFIX_WIDTH,
+    MARKDOWN_KINDS,
+    RICH_KINDS,
+    Again,
+    Entry,
+    Lineage,
+    LogRow,
+    RenderOptions,
+    continues_line,
+    same_line,
+    within_piece,
+)
+from .evolve import evolve
 from .rowseq import Part, RowSeq
+from .wrap import Span, again_rows, entry_rows, has_rows_from, make_row, streaming_part
 
 __all__ = [
     "DECORATED_PREFIX_WIDTH",
@@ -37,186 +49,6 @@ __all__ = [
     "log_rows",
     "same_line",
 ]
-
-DECORATED_PREFIX_WIDTH = 2  # every decorated kind has a 2-cell prefix ("› ", "▸ ", ...) or indent
-# Kinds whose text is Markdown (when the log renders Markdown), with the base style of their text.
-MARKDOWN_KINDS: dict[str, Style] = {"assistant": DEFAULT, "reasoning": Style(dim=True, italic=True)}
-# Kinds drawn from styled lines: ``diff`` (highlighted by its file's language), ``ansi`` (trusted SGR).
-RICH_KINDS = {"diff": "diff", "ansi": "ansi"}
-
-
-@dataclass(frozen=True, slots=True)
-class RenderOptions:
-    """How the log renders rich text: Markdown kinds on or off, the theme, OSC 8 hyperlinks."""
-
-    markdown: bool = True
-    theme: Theme = DEFAULT_THEME
-    hyperlinks: bool = False
-    wrap_cells: bool = False
-    """Verbatim text wraps by cells (``text.wrap_cells``), as the terminal wraps ``printf``'s: GNU screen
-    (``Config.soft_wrap_lines``), where rows of word-wrapped text filled with blanks take more rows than
-    ``printf``'s after a narrowing re-wraps them, and every extra row puts an older one out of reach."""
-
-    def view_for(
-        self,
-        kind: str,
-        policy: WidthPolicy = WidthPolicy.CODEPOINT,
-        language: str | None = None,
-        styled: bool = False,
-    ) -> View | None:
-        """An empty Markdown view for an entry of ``kind``, or None when its text is shown verbatim.
-
-        ``language`` names a ``diff`` entry's lexer (a language or file name; None: the diff's headers);
-        ``styled``: the text is trusted ANSI whatever the kind (an app's styled segments).
-        """
-        if styled:
-            return view_new(Options(self.theme, DEFAULT, self.hyperlinks, policy), "ansi")
-        if kind in RICH_KINDS:
-            options = Options(self.theme, DEFAULT, self.hyperlinks, policy, language if kind == "diff" else None)
-            return view_new(options, RICH_KINDS[kind])
-        base = MARKDOWN_KINDS.get(kind) if self.markdown else None
-        if base is None:
-            return None
-        base = self.theme.styles.get(f"kind.{kind}", base)  # a theme may restyle reasoning's dim italic
-        return view_new(Options(self.theme, base, self.hyperlinks, policy))
-
-
-class Lineage:
-    """A token for the versions of a streaming entry's text grown by appends: ``length`` is its newest's."""
-
-    __slots__ = ("length",)
-
-    def __init__(self, length: int) -> None:
-        self.length = length
-
-    def extend(self, old: int, new: int) -> Lineage:
-        """The lineage of a version of ``new`` characters appended to one of ``old``: this one when that
-        was the newest, else (a second branch from an older version) a new one."""
-        if self.length != old:
-            return Lineage(new)
-        self.length = new
-        return self
-
-
-@fast_init
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One log entry; ``text`` is sanitized with tabs expanded, ``key`` is unique per log.
-
-    ``text`` is ``body``, followed by the open line in ``tail`` when that is kept in pieces (a plain
-    streaming entry whose open line grew long: ``chunks.Tail``); rows read slices (``piece``).
-    """
-
-    key: int
-    kind: str
-    body: str
-    id: str | None = None
-    final: bool = True
-    view: View | None = None  # Markdown entries: the rendering of the source; ``text`` is its display text
-    # Offset (in the whole text) where ``text`` starts: the part before it is in scrollback and was
-    # dropped (``LogState.advance``), so a streaming entry holds what can still be drawn or re-wrapped.
-    base: int = 0
-    # A plain streaming entry: where its open line starts in ``text`` (its complete lines end there).
-    lines_end: int = 0
-    # Shared by versions each made by appending to the newest one (``delta``): of two versions of one
-    # lineage one is a prefix of the other, so the streaming rows of one can be reused for a longer one
-    # without comparing the texts (``_streaming_rows``).  Not part of the entry's value.
-    lineage: Lineage | None = field(default=None, compare=False)
-    # The open line (after ``body``, which then ends at ``lines_end``) when it is kept in pieces.
-    tail: Tail | None = None
-
-    @property
-    def text(self) -> str:
-        """The whole text (joined when the open line is in pieces: rows read ``piece``)."""
-        tail = self.tail
-        return self.body if tail is None else self.body + tail.read(0, tail.length)
-
-    @property
-    def size(self) -> int:
-        """``len(self.text)``, without joining it."""
-        tail = self.tail
-        return len(self.body) if tail is None else len(self.body) + tail.length
-
-    def piece(self, start: int, end: int) -> str:
-        """``self.text[start:end]`` (``0 <= start <= end``), reading only that part."""
-        body = self.body
-        tail = self.tail
-        if tail is None or end <= len(body):
-            return body[start:end]
-        size = len(body)
-        if start >= size:
-            return tail.read(start - size, end - size)
-        return body[start:] + tail.read(0, end - size)
-
-    def __hash__(self) -> int:
-        # ``key`` is new for every version of an entry, so it alone spreads entries; hashing ``text``
-        # (the dataclass default) cost O(length) for every new version of a streaming entry.
-        return hash(self.key)
-
-    @property
-    def committed(self) -> int:
-        """Offset up to which the text can no longer change (all of it once final)."""
-        if self.final:
-            return self.size
-        return self.view.committed if self.view is not None else self.lines_end
-
-    @property
-    def shown(self) -> str:
-        """The text as drawn: a final entry's one trailing newline adds no empty row."""
-        return self.text[:-1] if self.final and self.text.endswith("\n") else self.text
-
-    @property
-    def shown_end(self) -> int:
-        """``len(self.shown)``, without copying the text."""
-        if self.tail is not None:
-            return self.size  # an open line: it does not end with a newline
-        text = self.body
-        return len(text) - 1 if self.final and text.endswith("\n") else len(text)
-
-    @property
-    def first(self) -> bool:
-        """Whether ``text`` starts at the entry's beginning (its first row carries the kind's prefix)."""
-        return self.base == 0
-
-
-class LogRow(NamedTuple):
-    """One wrapped row: ``entry.text[start:end]``, in the logical line starting at ``line_start``."""
-
-    entry: Entry
-    line_start: int
-    start: int
-    end: int
-
-
-def continues_line(row: LogRow, after: LogRow) -> bool:
-    """``after`` is the next row of ``row``'s logical line (wrapped from it).  ``row`` may be of an older version
-    of the entry (an open entry is a new object, with a new key, after every delta): the same entry is the same
-    key or the same id (an id reused by a new entry starts its own lines at 0).  Offsets are compared in the whole
-    text (``Entry.base`` on): a version may have dropped the inserted lines before the one they share."""
-    this, then = row.entry, after.entry
-    shift = then.base - this.base  # add to ``after``'s offsets to have them in ``row``'s version
-    return (
-        (then.key == this.key or (then.id is not None and then.id == this.id))
-        and after.line_start + shift == row.line_start
-        and after.start + shift >= row.end
-        and after.start + shift > row.start
-    )
-
-
-def same_line(row: LogRow, after: LogRow) -> bool:
-    """``after`` is a row of the same source line as ``row``, of the same entry version (its key)."""
-    return after.entry.key == row.entry.key and after.line_start == row.line_start
-
-
-class Again(NamedTuple):
-    """Text inserted once that a resize found garbled in scrollback, to insert again (``LogState.reinsert``):
-    ``entry.text[start:end]``, from the start of a line; ``empty_last``: its last row is an empty row at
-    ``end`` (an empty line), which the entry's empty open line there must not be taken for."""
-
-    entry: Entry
-    start: int
-    end: int
-    empty_last: bool = False
 
 
 def _prepare(text: str, column: int) -> str:
@@ -339,7 +171,7 @@ class LogState:
         text = view.text if view is not None and view is not old.view else old.text
         entry = Entry(self.next_key, old.kind, text, old.id, True, view, old.base, old.lines_end, old.lineage)
         done = self._with(index, entry)
-        if index == 0 and self.head > 0 and self.head >= entry.shown_end and not _rows_from(entry, self.head):
+        if index == 0 and self.head > 0 and self.head >= entry.shown_end and not has_rows_from(entry, self.head):
             # Everything but the trailing newline is in scrollback already: nothing left to draw.
             return replace(done, entries=done.entries[1:], head=0)
         return done
@@ -357,7 +189,11 @@ class LogState:
         while entries[index].key != last.entry.key:  # cached rows may hold an equal, older Entry object
             index += 1
         entry = entries[index]
-        if last.end >= entry.shown_end and entry.final and (last.start == last.end or not _rows_from(entry, last.end)):
+        if (
+            last.end >= entry.shown_end
+            and entry.final
+            and (last.start == last.end or not has_rows_from(entry, last.end))
+        ):
             return evolve(self, entries=entries[index + 1 :], head=0)
         head = last.end
         view = entry.view
@@ -388,7 +224,7 @@ class LogState:
             piece = again[0]
             taken = used
             # The same entry version (its key): a row may hold an equal object of it (rows are cached by value).
-            while taken < len(rows) and rows[taken].entry.key == piece.entry.key and _within(rows[taken], piece):
+            while taken < len(rows) and rows[taken].entry.key == piece.entry.key and within_piece(rows[taken], piece):
                 taken += 1
             if taken == used:
                 break
@@ -436,20 +272,6 @@ def _continues(piece: Again, row: LogRow) -> bool:
     return entry.piece(offset, offset + piece.end - piece.start) == kept.piece(piece.start, piece.end)
 
 
-def _within(row: LogRow, piece: Again) -> bool:
-    """``row`` is one of the rows of the piece (its empty last row included, not an empty open line after it)."""
-    start, end = piece.start, piece.end
-    return start <= row.start and (row.start < end or (piece.empty_last and row.start == row.end == end))
-
-
-def _again_rows(piece: Again, width: int, policy: WidthPolicy, cells: bool) -> tuple[LogRow, ...]:
-    """The rows of a piece at ``width``: the entry's rows from ``start``, cut at ``end``."""
-    rows = [row for row in entry_rows(piece.entry, piece.start, width, policy, cells) if _within(row, piece)]
-    if rows and rows[-1].end > piece.end:
-        rows[-1] = rows[-1]._replace(end=piece.end)
-    return tuple(rows)
-
-
 _TRIM_MIN = 4096  # characters: below this, keeping inserted text costs less than copying the rest
 _OPEN_PIECES = 16384  # characters: an open line longer than this is kept in pieces (``Entry.tail``)
 
@@ -469,131 +291,6 @@ def _trimmed(entry: Entry, cut: int, key: int) -> Entry:
         entry.tail,  # the open line's pieces hold no offsets of the text: kept as they are
     )
 
-
-Span = tuple[int, int, int]  # a row's (line_start, start, end)  (rowseq.Span)
-
-
-def entry_rows(entry: Entry, start: int, width: int, policy: WidthPolicy, cells: bool = False) -> tuple[LogRow, ...]:
-    """The wrapped rows of ``entry`` from source offset ``start`` at terminal ``width``; ``cells``: verbatim text
-    wraps by cells (``RenderOptions.wrap_cells``; a view keeps its own wrapping)."""
-    if entry.view is not None:
-        return _view_rows(entry, start, width, policy)
-    if entry.final:
-        return _final_rows(entry, start, width, policy, cells)
-    return _streaming_rows(entry, start, width, policy, cells)
-
-
-def _view_rows(entry: Entry, start: int, width: int, policy: WidthPolicy) -> tuple[LogRow, ...]:
-    assert entry.view is not None
-    spans = view_spans(entry.view, start, _cap(entry.kind, width), policy, entry.final)
-    return tuple([_new_row(LogRow, (entry, *span)) for span in spans])
-
-
-def _rows_from(entry: Entry, offset: int) -> bool:
-    """Whether the final ``entry`` (its text shown up to ``shown_end``) has a row from ``offset`` on: a Markdown
-    view may end with an empty line starting at the end of its text (the separator before an empty code block),
-    which a plain text's trailing newline does not make."""
-    view = entry.view
-    if view is None:
-        return offset < entry.shown_end
-    if offset < len(view.text):
-        return True
-    return view.count > 0 and view.line(view.count - 1)[1] >= offset  # an empty last line starting at the end
-
-
-def _cap(kind: str, width: int) -> int:
-    return width - DECORATED_PREFIX_WIDTH if kind not in _UNDECORATED and width > DECORATED_PREFIX_WIDTH else width
-
-
-_UNDECORATED = ("text", "ansi")  # verbatim kinds: no prefix column
-
-
-def _spans(
-    text: str, line_start: int, position: int, cap: int, policy: WidthPolicy, cells: bool, out: list[Span]
-) -> list[Span]:
-    """Append the spans of the rows of ``text`` from ``position`` (a row start in the line at ``line_start``)."""
-    # An ASCII line that fits is one row, as ``wrap_line`` gives (a flood's lines mostly are): no slice, no call.
-    fits = max(1, cap) if text.isascii() else -1
-    append = out.append
-    while True:
-        newline = text.find("\n", position)
-        line_end = len(text) if newline < 0 else newline
-        if line_end - position <= fits:
-            if newline < 0:
-                append((line_start, position, line_end))
-                return out
-            append((line_start, position, newline + 1))  # the newline belongs to the line's last row
-            position = line_start = newline + 1
-            continue
-        base = position
-        for end in (wrap_cells if cells else wrap_line)(text[base:line_end], cap, policy):
-            append((line_start, position, base + end))
-            position = base + end
-        if newline < 0:
-            return out
-        # The newline belongs to the line's last row, so row ranges tile the text.
-        out[-1] = (out[-1][0], out[-1][1], newline + 1)
-        position = line_start = newline + 1
-
-
-@functools.lru_cache(maxsize=4096)
-def _final_rows(entry: Entry, start: int, width: int, policy: WidthPolicy, cells: bool) -> tuple[LogRow, ...]:
-    text = entry.shown
-    if len(text) - start <= _cap(entry.kind, width) and text.isascii() and "\n" not in text:
-        return (LogRow(entry, 0, start, len(text)),)  # one short line: one row (what the wrap below gives)
-    spans = _spans(text, text.rfind("\n", 0, start) + 1, start, _cap(entry.kind, width), policy, cells, [])
-    return tuple(LogRow(entry, line_start, row_start, row_end) for line_start, row_start, row_end in spans)
-
-
-# Every delta makes a new version of a streaming entry, so its rows are not cached by entry.  Its
-# text grows by appends, and greedy wrapping keeps every row but a line's last when text is appended
-# and wraps the rest of a line alike from any row start: the previous version's spans are reused but
-# the last, which is wrapped again with what came since.  Reused only for a version of the same
-# ``lineage`` (the same text grown by appends only: ``LogState.delta``), so no text is compared.
-# The spans list is shared with the next version when it is the newest (a list only ever truncated
-# by its last span and appended to): a delta then costs the rows it changes, not the rows of the line.
-_STREAMS: dict[tuple[object, ...], tuple[int, list[Span]]] = {}
-_STREAMS_MAX = 64
-
-
-def _streaming_part(entry: Entry, start: int, width: int, policy: WidthPolicy, cells: bool) -> Part:
-    size = entry.size  # all of the text is shown while the entry streams
-    key = (entry.lineage, entry.kind, start, width, policy, cells)
-    memo = _STREAMS.get(key) if entry.lineage is not None else None
-    cap = _cap(entry.kind, width)
-    if memo is not None and memo[0] <= size and memo[1]:
-        spans = memo[1]
-        resume_line, resume, _ = spans.pop()
-        if entry.tail is not None and resume >= entry.lines_end:
-            # The resumed row is in the open line kept in pieces: wrap only what follows its start (no
-            # newline there), read as a slice, then shift the spans back to offsets in the text.
-            window = _spans(entry.piece(resume, size), resume_line - resume, 0, cap, policy, cells, [])
-            spans.extend([(line + resume, row + resume, end + resume) for line, row, end in window])
-        else:
-            _spans(entry.text, resume_line, resume, cap, policy, cells, spans)
-    else:
-        text = entry.text
-        spans = _spans(text, text.rfind("\n", 0, start) + 1, start, cap, policy, cells, [])
-    if len(_STREAMS) >= _STREAMS_MAX and key not in _STREAMS:
-        _STREAMS.clear()
-    if entry.lineage is not None:
-        _STREAMS[key] = (size, spans)
-    # The list is shared with later versions, which may replace its last span: keep ours aside.
-    return (entry, spans, len(spans), spans[-1])
-
-
-def _streaming_rows(entry: Entry, start: int, width: int, policy: WidthPolicy, cells: bool) -> tuple[LogRow, ...]:
-    _, spans, _, _ = _streaming_part(entry, start, width, policy, cells)
-    # tuple.__new__ directly: a NamedTuple's own __new__ is a Python call per row.
-    return tuple([_new_row(LogRow, (entry, *span)) for span in spans])
-
-
-def _make_row(entry: object, span: Span) -> LogRow:
-    row: LogRow = _new_row(LogRow, (entry, *span))
-    return row
-
-
-_new_row = tuple.__new__
 
 # The last log wrapped, with its width, policy and rows: a tick that leaves the log alone (a
 # keystroke, the redraw after an insertion) reuses them.  A LogState is immutable and held here, so
@@ -622,14 +319,14 @@ def _log_rows(log: LogState, width: int, policy: WidthPolicy) -> tuple[RowSeq[Lo
     committed = -1
     cells = log.options is not None and log.options.wrap_cells
     for piece in log.again:  # inserted once, found garbled by a resize (committed: they were inserted)
-        rows = _again_rows(piece, width, policy, cells)
+        rows = again_rows(piece, width, policy, cells)
         parts.append((None, rows, len(rows), None))
         total += len(rows)
     start = log.head
     for entry in log.entries:
         part: Part
         if entry.view is None and not entry.final:
-            part = _streaming_part(entry, start, width, policy, cells)
+            part = streaming_part(entry, start, width, policy, cells)
         else:
             rows = entry_rows(entry, start, width, policy, cells)
             part = (None, rows, len(rows), None)
@@ -638,7 +335,7 @@ def _log_rows(log: LogState, width: int, policy: WidthPolicy) -> tuple[RowSeq[Lo
         parts.append(part)
         total += part[2]
         start = 0
-    return RowSeq(parts, _make_row), total if committed < 0 else committed
+    return RowSeq(parts, make_row), total if committed < 0 else committed
 
 
 def _rows_before(part: Part, limit: int) -> int:

@@ -17,7 +17,7 @@ from dataclasses import replace
 from ..inputs import Resize
 from ..outputs import Output
 from ..text.style import Row, row_text, row_width
-from .app import RECENT_FRAMES, AppState, FrameRecord
+from .app import RECENT_FRAMES, AppState, FrameRecord, Screen
 from .inflight import clamped, damaged_lines, replay_frames
 from .log import LogRow, continues_line, entry_rows, log_rows, same_line
 from .ops import Index, LineFeed, MoveBy, RestoreCursor, SaveCursor
@@ -60,18 +60,7 @@ def reduce_resize(state: AppState, item: Resize, out: list[Output]) -> AppState:
     cursor_split = state.config.soft_wrap_lines and column >= narrowest
     column = min(max(0, column), item.columns - 1)
     glued = False
-    # GNU screen: the frames in flight that inserted lines appended them at the cursor (``effects_stream``), which
-    # screen carries with the text, never at a planned column: replaying them on a model of rows drawn one by one
-    # would find damage that is not there (and insert lines again).  A frame that started the text moved up to the
-    # viewport's top first, as the row-by-row frames do, and is replayed as they are.
-    flight = screen.recent_frames[-in_flight:] if in_flight else ()
-    appended = [appends_at_cursor(frame.ops) for frame in flight]
-    streamed = (
-        state.config.soft_wrap_lines
-        and len(flight) == in_flight > 0
-        and any(appended)
-        and all(append for append, frame in zip(appended, flight, strict=True) if frame.inserted)
-    )
+    streamed = _appended_at_cursor(state, screen, in_flight)
     if in_flight and screen.resized_from is None and not streamed:
         replayed = _resize_replayed(state, item, column)
         if replayed is not None:
@@ -85,21 +74,7 @@ def reduce_resize(state: AppState, item: Resize, out: list[Output]) -> AppState:
             state = _clamped_at_a_narrowing(state, item)
     # With a cursor report we know the cursor's row; without one, terminals keep it unless it falls off.
     now = item.cursor_row if item.cursor_row is not None else min(cursor_row, item.rows - 1)
-    # Rows a frame still in flight wrote may have been clipped or re-wrapped by a narrowing it met, and its
-    # moves up may then have landed on other rows: only the rows above the first one it wrote are where the
-    # terminal had them, and the others are redrawn.  Unless every row from there to the cursor fits the
-    # narrowest width of the tick: then no resize could cut or re-wrap them, and every move (up: CUU, down:
-    # line feeds, which scroll rather than stop) kept its distance, so they are exactly as drawn.  The frames
-    # acknowledged at the size they were drawn for came before the resize: only the later ones count.
-    # The rows the frames in flight were planned over count too: a row of theirs a narrowing re-wrapped taller
-    # between a row they moved up to and the cursor moved that row, and they wrote on a piece of it.
-    trusted, first_written = index, screen.written_by(in_flight)
-    if in_flight and (
-        cursor_split
-        or not _rows_fit(drawn[first_written : index + 1], narrowest, state)
-        or not all(_reached_rows_fit(frame, narrowest, state) for frame in screen.recent_frames[-in_flight:])
-    ):
-        trusted = min(index, first_written)
+    trusted = _trusted_rows(state, screen, index, in_flight, narrowest, cursor_split)
     if state.config.resize_reflow:
         state = _commit_drawn_rows(state, trusted, kept=True)
     if now < index:
@@ -129,6 +104,48 @@ def reduce_resize(state: AppState, item: Resize, out: list[Output]) -> AppState:
         recent_frames=(),
     )
     return replace(state, columns=item.columns, rows=item.rows, screen=screen)
+
+
+def _appended_at_cursor(state: AppState, screen: Screen, in_flight: int) -> bool:
+    """GNU screen: every frame in flight that inserted lines appended them at the cursor (and one did).
+
+    Those frames (``effects_stream``) append at the cursor, which screen carries with the text, never at a planned
+    column: replaying them on a model of rows drawn one by one would find damage that is not there (and insert
+    lines again).  A frame that started the text moved up to the viewport's top first, as the row-by-row frames
+    do, and is replayed as they are."""
+    flight = screen.recent_frames[-in_flight:] if in_flight else ()
+    appended = [appends_at_cursor(frame.ops) for frame in flight]
+    return (
+        state.config.soft_wrap_lines
+        and len(flight) == in_flight > 0
+        and any(appended)
+        and all(append for append, frame in zip(appended, flight, strict=True) if frame.inserted)
+    )
+
+
+def _trusted_rows(
+    state: AppState, screen: Screen, index: int, in_flight: int, narrowest: int, cursor_split: bool
+) -> int:
+    """How many of the viewport's rows above the cursor's (``index``; ``screen``: as the resize found it) are where
+    the terminal had them: all of them, or only those above the first row a frame still in flight wrote.
+
+    Rows a frame still in flight wrote may have been clipped or re-wrapped by a narrowing it met, and its
+    moves up may then have landed on other rows: only the rows above the first one it wrote are where the
+    terminal had them, and the others are redrawn.  Unless every row from there to the cursor fits the
+    narrowest width of the tick: then no resize could cut or re-wrap them, and every move (up: CUU, down:
+    line feeds, which scroll rather than stop) kept its distance, so they are exactly as drawn.  The frames
+    acknowledged at the size they were drawn for came before the resize: only the later ones count.
+    The rows the frames in flight were planned over count too: a row of theirs a narrowing re-wrapped taller
+    between a row they moved up to and the cursor moved that row, and they wrote on a piece of it."""
+    drawn = screen.drawn or ()
+    trusted, first_written = index, screen.written_by(in_flight)
+    if in_flight and (
+        cursor_split
+        or not _rows_fit(drawn[first_written : index + 1], narrowest, state)
+        or not all(_reached_rows_fit(frame, narrowest, state) for frame in screen.recent_frames[-in_flight:])
+    ):
+        trusted = min(index, first_written)
+    return trusted
 
 
 def _resize_stream(state: AppState, item: Resize, now: int) -> AppState:

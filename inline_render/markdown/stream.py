@@ -54,6 +54,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from markdown_it.tree import SyntaxTreeNode
+
 from ..text.cells import WidthPolicy, expand_tabs, iter_cells, text_width, wrap_line
 from ..text.highlight import highlight_diff
 from ..text.spans import parse_ansi
@@ -270,13 +272,7 @@ def _update_blocks(view: View, source: str) -> View:
 
     top = list(parse(dummy + source[base:], view.refs).children)
     renderer = Renderer(view.options, lines)
-    last_open = bool(top)
-    if top:
-        probe = top[-1]
-        if probe.type == "fence":
-            last_open = not renderer.fence_closed(probe)
-        else:
-            last_open = not _closed_last(probe.type, probe.map, lines)
+    last_open = _last_open(top, renderer, lines)
     closed = top[:-1] if last_open else top
     ctx = _Ctx((), ())
     before = view.blocks > 0 and not view.continues  # the continued block's separator is out already
@@ -316,9 +312,7 @@ def _update_blocks(view: View, source: str) -> View:
     tail_lines = tuple(rendered[len(new_stable) :])
     tail_starts = _starts(tail_lines, len(stable_text))
     text = stable_text + "\n".join(line.text for line in tail_lines)
-    refs = view.refs
-    if stable_src > base and source.find("]:", base, stable_src) >= 0:  # its definitions apply after it too
-        refs = definitions(dummy + source[base:stable_src], refs)
+    refs = _refs_until(view, source, stable_src)
     # Tail lines committed; the last open line has no newline yet, so it never is.
     done = min(commit - len(new_stable), len(tail_lines) - 1)
     committed = tail_starts[done] if done > 0 else len(stable_text)
@@ -341,6 +335,27 @@ def _update_blocks(view: View, source: str) -> View:
         lead,
         refs,
     )
+
+
+def _last_open(top: list[SyntaxTreeNode], renderer: Renderer, lines: list[str]) -> bool:
+    """Whether the last of the top-level blocks ``top`` is still open (text appended may change it)."""
+    last_open = bool(top)
+    if top:
+        probe = top[-1]
+        if probe.type == "fence":
+            last_open = not renderer.fence_closed(probe)
+        else:
+            last_open = not _closed_last(probe.type, probe.map, lines)
+    return last_open
+
+
+def _refs_until(view: View, source: str, stable_src: int) -> Refs:
+    """The view's link reference definitions and those in ``source`` up to ``stable_src`` (the stable source
+    grows to there), which apply after it too."""
+    base, refs = view.stable_src, view.refs
+    if stable_src > base and source.find("]:", base, stable_src) >= 0:
+        refs = definitions(view.lead + source[base:stable_src], refs)
+    return refs
 
 
 def view_final(view: View) -> View:
