@@ -16,11 +16,12 @@ from . import _compat
 if TYPE_CHECKING:  # the names, for type checkers and readers; at run time each is imported on first use
     from .core.app import AppState, Screen, initial_state
     from .core.backend import MemorySink, StreamSink, Vt100Backend
-    from .core.effects import EffectResult, plan_terminal_effects, settle
-    from .core.layout import Frame, Layout, compute_layout, draw_frame
+    from .core.effects import EffectResult, apply_terminal_effects, plan_terminal_effects, settle
+    from .core.frame import Frame, draw_frame
+    from .core.layout import Layout, compute_layout
     from .core.reduce import reduce_inputs
     from .core.state import Config, ConfirmPhase, CursorPhase, RenderState, SyncPhase, check_invariants
-    from .core.tick import InMemoryRenderer, Renderer, TickResult, apply_terminal_effects, tick
+    from .core.tick import InMemoryRenderer, Renderer, TickResult, tick
     from .errors import BackendError, InlineRenderError, InvalidInput, InvariantViolation, ProtocolError, ScenarioError
     from .inputs import (
         Clock,
@@ -92,7 +93,7 @@ _EXPORTS: dict[str, str] = {
     "EffectResult": ".core.effects",
     "Fault": ".inputs",
     "HistorySet": ".inputs",
-    "Frame": ".core.layout",
+    "Frame": ".core.frame",
     "InMemoryRenderer": ".core.tick",
     "InlineApp": ".shell",
     "InlineRenderError": ".errors",
@@ -137,12 +138,12 @@ _EXPORTS: dict[str, str] = {
     "Vt100Backend": ".core.backend",
     "WidthPolicy": ".text.cells",
     "Working": ".inputs",
-    "apply_terminal_effects": ".core.tick",
+    "apply_terminal_effects": ".core.effects",
     "check_invariants": ".core.state",
     "compiled": ".native",
     "compiled_modules": ".native",
     "compute_layout": ".core.layout",
-    "draw_frame": ".core.layout",
+    "draw_frame": ".core.frame",
     "initial_state": ".core.app",
     "input_from_json": ".inputs",
     "input_to_json": ".inputs",
