@@ -16,11 +16,13 @@ from ..text.cells import WidthPolicy, clip_to_width
 from ..text.roles import DANGER, DIM, HINT, SELECTED, SPINNER, TITLE
 from ..text.style import DEFAULT, Row, Segment, Style, clip_row, styled
 from ..text.themes import Theme
-from ..widgets.dialogs import FormDialog, PromptDialog
+from ..widgets.composer import Composer
+from ..widgets.dialogs import Dialog, FormDialog, PromptDialog
 from .app import AppState
 from .evolve import fast_init, maker
-from .log import Entry, LogRow
+from .log import Entry, LogRow, RenderOptions
 from .rows import draw_log_row, draw_log_rows
+from .state import Config
 from .viewport import Layout, composer_prompt
 
 __all__ = ["Frame", "draw_frame"]
@@ -100,12 +102,12 @@ class _FrameMemo:
     """The last frame (``frame``), the inputs it was drawn from besides the status line, and the status row."""
 
     layout: Layout
-    config: object
-    dialog: object
-    composer: object
-    options: object  # the log's render options (its theme)
+    config: Config
+    dialog: Dialog | None
+    composer: Composer
+    options: RenderOptions | None  # the log's (its theme)
     status_index: int  # the status row's index in ``frame.rows`` (-1: none)
-    status_key: object  # what the status row was drawn from (``draw_frame``)
+    status_key: tuple[object, ...]  # what the status row was drawn from (``draw_frame``)
     frame: Frame
 
 

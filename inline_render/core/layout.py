@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..text.cells import WidthPolicy
-from ..widgets.composer import TextField, render_field
-from ..widgets.dialogs import DialogView
+from ..widgets.composer import Composer, TextField, render_field
+from ..widgets.dialogs import Dialog, DialogView
 from .app import AppState
 from .evolve import maker
 from .frame import Frame, draw_frame
-from .log import log_rows
-from .state import RenderState, SyncPhase
+from .log import LogState, log_rows
+from .state import Config, RenderState, SyncPhase
 from .viewport import Layout, composer_prompt
 
 __all__ = ["Frame", "Layout", "compute_layout", "draw_frame"]
@@ -57,14 +57,14 @@ def _dialog_rows(total: int, size: int, focus: int) -> tuple[int, ...]:
 class _LayoutMemo:
     """The last layout (``layout``) and the inputs it was computed from (the other fields)."""
 
-    config: object
+    config: Config
     columns: int
     rows: int
-    composer: object
-    dialog: object
-    log: object
-    render: object
-    widgets: object
+    composer: Composer
+    dialog: Dialog | None
+    log: LogState
+    render: RenderState
+    widgets: tuple[tuple[str, tuple[str, ...], bool], ...]
     layout: Layout
 
 
@@ -123,12 +123,12 @@ class _Regions(NamedTuple):
 class _RegionsMemo:
     """The last regions (``regions``) and the inputs they were placed from (the other fields)."""
 
-    config: object
+    config: Config
     columns: int
     rows: int
-    composer: object
-    dialog: object
-    widgets: object
+    composer: Composer
+    dialog: Dialog | None
+    widgets: tuple[tuple[str, tuple[str, ...], bool], ...]
     regions: _Regions
 
 
