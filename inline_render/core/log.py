@@ -15,7 +15,7 @@ import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ..markdown.stream import View, view_extend, view_final, view_replace, view_trim
+from ..markdown.stream import View, view_extend, view_final, view_freeze, view_replace, view_trim
 from ..text.cells import WidthPolicy, expand_tabs, sanitize, text_width
 from .chunks import Tail
 from .entry import (
@@ -147,6 +147,21 @@ class LogState:
             text = old.text + more  # the line ends (or is short): joined into one text again
             entry = Entry(self.next_key, old.kind, text, old.id, old.final, None, old.base, lines_end, lineage)
         return self._with(index, entry)
+
+    def freeze(self, row: LogRow) -> LogState:
+        """The log with the text of its first entry up to ``row``'s end kept as it is: rows up to there reached the
+        terminal's history by the terminal's own doing (a shrink pushed them), so they may no longer change
+        (``markdown.stream.view_freeze``; an entry that is not an open Markdown view is left as it is)."""
+        index = next((i for i, entry in enumerate(self.entries) if entry.key == row.entry.key), -1)
+        if index < 0 or not all(entry.final for entry in self.entries[:index]):
+            return self  # only the first unfinished entry holds rows past the committed ones
+        old = self.entries[index]
+        if old.view is None or old.final or row.end <= old.committed:
+            return self
+        view = view_freeze(old.view, row.end)
+        if view is old.view or view.text != old.view.text:
+            return self  # the same display text or nothing: a freeze never moves a row
+        return self._with(index, Entry(self.next_key, old.kind, view.text, old.id, old.final, view, old.base))
 
     def replace_text(self, index: int, text: str) -> LogState:
         """New full text of the unfinished entry at ``index``; the committed part is kept as is."""

@@ -407,12 +407,20 @@ def _commit_drawn_rows(state: AppState, upto: int, *, kept: bool) -> AppState:
         return state
     skip = state.pushed_rows + state.kept_rows  # drawn rows an earlier resize of this tick accounted for already
     width = state.screen.drawn_columns or state.columns
-    pending, committed = log_rows(state.log, width, state.config.width_policy)
+    log = state.log
+    pending, committed = log_rows(log, width, state.config.width_policy)
     count = 0
-    limit = min(upto - skip, state.screen.drawn_log_rows - skip, committed, len(pending), len(drawn) - skip)
-    policy, theme = state.config.width_policy, state.log.options.theme if state.log.options is not None else None
+    limit = min(upto - skip, state.screen.drawn_log_rows - skip, len(pending), len(drawn) - skip)
+    policy, theme = state.config.width_policy, log.options.theme if log.options is not None else None
     while count < limit and drawn[skip + count] == draw_log_row(pending[count], width, policy, theme):
         count += 1
+    if count > committed:
+        # Rows the commit rule still held back are in the terminal's history or above the viewport all the same:
+        # their text is kept as it is from now on (a Markdown paragraph's held lines settle), so that they count
+        # as inserted and are never inserted again; what cannot be kept so stays uncounted.
+        log = log.freeze(pending[count - 1])
+        pending, committed = log_rows(log, width, state.config.width_policy)
+    count = min(count, committed)
     if kept:
         # Rows kept in place end with a line: a line kept in part and redrawn in part would read, after
         # any ghost piece of its redrawn rows, as two broken lines; redrawn whole, the re-wrapped copy of
@@ -423,7 +431,7 @@ def _commit_drawn_rows(state: AppState, upto: int, *, kept: bool) -> AppState:
         return state
     inserted = render.inserted_until + count
     render = replace(render, inserted_until=inserted, visible_start=max(render.visible_start, inserted))
-    state = replace(state, log=state.log.advance(pending[:count]), render=render)
+    state = replace(state, log=log.advance(pending[:count]), render=render)
     if kept:
         return replace(state, kept_rows=state.kept_rows + count)
     return replace(state, pushed_rows=state.pushed_rows + count)

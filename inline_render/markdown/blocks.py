@@ -187,6 +187,10 @@ class Renderer:
         self.commit = 0
         self.commit_line = 0
         self.top_item: tuple[int, int] | None = None  # (lines, source line): an open top-level list's last item
+        # The first ``freeze`` lines from line ``freeze_from`` reached the terminal's history (stream.view_freeze):
+        # an open paragraph's complete lines among them are settled whatever the commit rule would hold back.
+        self.freeze_from = 0
+        self.freeze = 0
 
     def style(self, element: str) -> Style:
         return merge(self.options.base, self.theme.style(element))
@@ -256,6 +260,11 @@ class Renderer:
             self._emit(first, ctx.rest, content, Wrap.WORD)
         if open_ and node.map:
             done = self._settled_lines(node, lines)
+            frozen = self.freeze - (start - self.freeze_from)
+            if frozen > done:
+                source = self.source_lines[node.map[0] : node.map[1]]
+                complete = sum(1 for line in source if line.endswith("\n"))
+                done = max(done, min(frozen, complete, len(lines)))
             if done:
                 self.commit = start + done
                 self.commit_line = node.map[0] + done

@@ -70,6 +70,7 @@ __all__ = [
     "line_ends",
     "view_extend",
     "view_final",
+    "view_freeze",
     "view_new",
     "view_replace",
     "view_spans",
@@ -100,6 +101,7 @@ class View:
     src_base: int = 0  # offset in the whole source where ``source`` starts (``view_trim`` dropped the rest)
     lead: str = ""  # the stand-in parsed before the tail when it continues a block (``_DUMMY`` or a list item)
     refs: Refs = ()  # the link reference definitions in the source before ``stable_src`` (they apply to the tail)
+    frozen: int = 0  # display offset before which the text reached the terminal's history anyway (``view_freeze``)
 
     def line_at(self, offset: int) -> tuple[Line, int, int]:
         """The line holding display ``offset``, its start, and its index among all lines."""
@@ -284,6 +286,9 @@ def _update_blocks(view: View, source: str) -> View:
         block = top[-1]
         start_line = block.map[0] if block.map else 0
         renderer.commit, renderer.commit_line = len(renderer.lines), start_line
+        # Lines of the view's tail that reached the terminal's history (a shrink pushed their rows): an open
+        # paragraph settles at least those (``view_freeze``), rendered lines counted from ``drop``.
+        renderer.freeze_from, renderer.freeze = drop, bisect.bisect_left(view.tail_starts, view.frozen)
         renderer.blocks([block], ctx, "root", True, before or bool(closed))
         commit = max(renderer.commit, closed_lines) - drop
         commit_src = src(renderer.commit_line)
@@ -334,6 +339,7 @@ def _update_blocks(view: View, source: str) -> View:
         view.src_base,
         lead,
         refs,
+        view.frozen,
     )
 
 
@@ -367,6 +373,19 @@ def view_final(view: View) -> View:
     end = source.rfind("\n") + 1
     held = len(source) - end > LONG_OPEN_LINE or _LONE_MARKER.fullmatch(source, end) is not None
     return _update_blocks(view, source) if end < len(source) and end >= view.stable_src and held else view
+
+
+def view_freeze(view: View, offset: int) -> View:
+    """The view with its text before display ``offset`` kept as it is: that text reached the terminal's history
+    (a shrink pushed rows of it) before the commit rule let it, so it may no longer change.
+
+    An open paragraph's complete lines are what the commit rule holds back most (the last complete one waits for
+    a possible table delimiter row, a line with an unmatched opener for its closer): those settle as far as
+    ``offset`` reaches, the text after them then continues the paragraph as settled lines do.  Other open blocks
+    keep their rule (``committed`` says how far the freeze took)."""
+    if view.mode != "markdown" or offset <= view.committed or offset <= view.frozen:
+        return view
+    return _update(replace(view, frozen=offset), view.source)
 
 
 def view_extend(view: View, more: str) -> View:
@@ -407,6 +426,7 @@ def view_trim(view: View, cut: int) -> View:
         view.src_base + src,
         view.lead,
         view.refs,
+        max(0, view.frozen - cut),
     )
 
 
