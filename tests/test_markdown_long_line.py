@@ -72,6 +72,9 @@ def test_the_long_answer_streams_as_rendered_with_a_tiny_limit() -> None:
 # Found by this test: the heading's rows inserted, the separator before the empty code block (an empty last row
 # of the view, at the end of its text) was dropped with the entry when it finished.
 @example(text="# heading\n```python\n", width=6, sizes=[1], limit=0)
+# Found by this test (a longer run): the first line's ``*`` paired with a ``*`` of the second, so the first line
+# settled, and the second, parsed again after the stand-in line without its opener, was committed as ``\`***``.
+@example(text="*# heading\n`***\n# heading\n", width=6, sizes=[1], limit=0)
 def test_random_markdown_with_verbatim_partial_lines_streams_as_rendered(
     text: str, width: int, sizes: list[int], limit: int
 ) -> None:

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markdown_support import one_shot, streamed
 
+from inline_render.core.log import LogState, RenderOptions
 from inline_render.markdown import stream as mdview
 from inline_render.markdown.blocks import Options, Refs
 from inline_render.testing import strategies
@@ -193,3 +194,18 @@ def test_random_lists_stream_as_rendered_at_once(lines: list[str], tail: str, wi
     text = "".join(lines) + tail
     want = one_shot(text, width)
     assert streamed(text, width, sizes).history[: len(want)] == want
+
+
+def test_a_closed_fence_ending_an_open_item_keeps_its_committed_lines() -> None:
+    """Issue 31, case 8: a fence inside a list item, streamed a character at a time; when its closing line completes,
+    the lines committed while it was open (the separator before it) stay committed (they were taken back)."""
+    text = "- word\n  ```\n  - word\n  ```\n"
+    log = LogState(options=RenderOptions()).append("assistant", "", entry_id="a", final=False)
+    committed = ""
+    for character in text:
+        log = log.delta(0, character)
+        entry = log.entries[0]
+        now = entry.text[: entry.committed]
+        assert now.startswith(committed), (character, committed, now)
+        committed = now
+    assert committed == "- word\n\n"

@@ -253,13 +253,14 @@ class Renderer:
                 self._emit(ctx.take(), ctx.rest, [Segment(line, self.options.base)], Wrap.WORD)
 
     def paragraph(self, node: SyntaxTreeNode, ctx: _Ctx, style: Style, open_: bool = False) -> None:
-        lines = self.inline(node.children[0] if node.children else None, merge(self.options.base, style))
+        base = merge(self.options.base, style)
+        lines = self.inline(node.children[0] if node.children else None, base)
         start = len(self.lines)
         for content in lines:
             first = ctx.take()
             self._emit(first, ctx.rest, content, Wrap.WORD)
         if open_ and node.map:
-            done = self._settled_lines(node, lines)
+            done = self._settled_lines(node, lines, base)
             frozen = self.freeze - (start - self.freeze_from)
             if frozen > done:
                 source = self.source_lines[node.map[0] : node.map[1]]
@@ -269,14 +270,15 @@ class Renderer:
                 self.commit = start + done
                 self.commit_line = node.map[0] + done
 
-    def _settled_lines(self, node: SyntaxTreeNode, lines: list[list[Segment]]) -> int:
+    def _settled_lines(self, node: SyntaxTreeNode, lines: list[list[Segment]], base: Style) -> int:
         """How many leading lines of an open paragraph no appended text can change.
 
         Lines are line breaks (``breaks``), so line ``i`` can only change through an inline
         opener still unmatched in it (a literal ``*``, ``_``, ``~``, `````, ``[`` or ``]``: a later
         closer may pair with it; a matched pair never changes, closers pair with what precedes
         them) or by becoming a table header (the last complete line: one line of lookahead).
-        A setext underline may still turn the paragraph into a heading: same text, bolder.
+        A setext underline may still turn the paragraph into a heading: same text, bolder.  The settled lines never
+        end inside a pair that closes in a later line (``*a`` then ``b*``): that line's rendering depends on them.
         """
         assert node.map is not None
         source = node.map[1] - node.map[0]
@@ -293,6 +295,10 @@ class Renderer:
         done = 0
         while done < complete - 1 and not _OPENERS.intersection("".join(s.text for s in lines[done])):
             done += 1
+        # Never settle up to a line break inside a pair (``*a`` then ``b*``): the lines after it are parsed again
+        # after the stand-in, without the opener.  A line ending styled whose next line starts styled may be one.
+        while 0 < done < len(lines) and _styled_end(lines[done - 1], base) and _styled_start(lines[done], base):
+            done -= 1
         return done
 
     def code(self, node: SyntaxTreeNode, ctx: _Ctx, open_: bool) -> None:
@@ -319,6 +325,12 @@ class Renderer:
             if complete:
                 self.commit = len(self.lines) - len(plain) + done
                 self.commit_line = (node.map[0] if node.map else 0) + 1 + done
+        elif open_ and closed and node.map:
+            # A fence whose closing line is complete can no longer change, as the last block of an open list item
+            # too: every line of it stays committed (while it was open its lines, and the separator before them,
+            # were committed line by line; falling back to the lines before it would take them back).
+            self.commit = len(self.lines)
+            self.commit_line = node.map[1]
 
     def items(self, node: SyntaxTreeNode, ctx: _Ctx, open_: bool) -> None:
         depth = sum(1 for parent in _ancestors(node) if parent.type.endswith("_list"))
@@ -443,3 +455,13 @@ def _max_rows(table: Table, row: tuple[StyledLine, ...]) -> int:
     # every cluster of "header: value" on its own row.
     texts = ["".join(s.text for s in cell) for cell in (*table.rows[0], *row)]
     return sum(len(text) + 3 for text in texts) + 1
+
+
+def _styled_end(line: list[Segment], base: Style) -> bool:
+    """Whether a paragraph line's last run is styled (it may end inside a pair)."""
+    return bool(line) and line[-1].style != base
+
+
+def _styled_start(line: list[Segment], base: Style) -> bool:
+    """Whether a paragraph line's first run is styled (it may start inside a pair)."""
+    return bool(line) and line[0].style != base

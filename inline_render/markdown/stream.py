@@ -210,8 +210,9 @@ def _list_lead(lines: list[str], item_line: int) -> str:
 # which is no list item; "-" into "-x"), and as a marker it may already have closed the blocks before it:
 # it is not parsed until more of it arrives (it shows a moment later, with its next character).  Digits alone
 # too: "2" after an item that takes no lazy line (a fence, an empty item) is a paragraph that closes the list,
-# "2." the list's next item.
-_LONE_MARKER = re.compile(r"[ \t]*(?:[*+-]|\d{1,9}[.)]?|#{1,6}|[=`~]{1,2}|>)[ \t]*")
+# "2." the list's next item.  A run of ``*``, ``-`` or ``_`` too: "***" is a thematic break that closes the paragraph
+# before it, "***#" a line of that paragraph (found by tests/test_markdown_props.py).
+_LONE_MARKER = re.compile(r"[ \t]*(?:[*+-]|\d{1,9}[.)]?|#{1,6}|[=`~]{1,2}|>|(?:[*_-][ \t]*){2,})[ \t]*")
 
 
 # A partial last line longer than this is shown as its source until its newline arrives (see ``_raw_line``).
