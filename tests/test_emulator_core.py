@@ -97,14 +97,19 @@ def test_updates_to_unknown_entries_show_one_error_line() -> None:
 
 
 def test_clear_resets_the_boundary_without_touching_scrollback() -> None:
-    """log.clear resets inserted_until to 0; rows already in scrollback stay there exactly once."""
+    """log.clear resets inserted_until and counts from 0 again, from the rows it sends into scrollback (what the
+    viewport showed); rows already in scrollback stay there exactly once, the shown ones follow them."""
     app = CheckedRenderer(30, 8, config=Config(viewport_height=4))
     app.feed([LogAppend("text", lines(6))])
     before = list(app.terminal.scrollback)
+    shown = app.renderer.render_state.wrapped_total - app.renderer.render_state.inserted_until
+    assert shown > 0
     app.feed([LogClear()])
-    assert app.renderer.render_state.inserted_until == 0
+    assert app.renderer.render_state.inserted_until == shown
     app.feed([LogAppend("text", lines(3, "new"))])
     assert app.terminal.scrollback[: len(before)] == before
+    every = [line for line in app.terminal.scrollback + app.terminal.screen_lines() if line.strip(" ›")]
+    assert every == lines(6).split("\n") + lines(3, "new").split("\n")
 
 
 @pytest.mark.parametrize("rows", [1, 2, 3, 4, 5, 6])

@@ -21,7 +21,7 @@ from ..widgets.dialogs import Dialog, DialogView
 from .app import AppState
 from .evolve import maker
 from .frame import Frame, draw_frame
-from .log import LogState, log_rows
+from .log import LogState, flushed_rows, log_rows
 from .state import Config, RenderState, SyncPhase
 from .viewport import Layout, composer_prompt
 
@@ -189,6 +189,8 @@ def _compute_layout(state: AppState) -> Layout:
     inserted = render.inserted_until
     total = inserted + len(pending)
     start = max(total - log_height, inserted)
+    if state.log.flush:  # a /clear: what the log showed goes into scrollback now (LogState.cleared)
+        start = max(start, inserted + flushed_rows(state.log, width, policy))
     # Only committed rows may enter scrollback; uncommitted rows above the tail wait unseen.
     insert_end = min(start, inserted + committed)
     if state.config.soft_wrap_lines:

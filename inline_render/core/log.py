@@ -46,6 +46,7 @@ __all__ = [
     "RenderOptions",
     "continues_line",
     "entry_rows",
+    "flushed_rows",
     "log_rows",
     "same_line",
 ]
@@ -70,6 +71,7 @@ class LogState:
     next_key: int = 0
     options: RenderOptions | None = None  # None: every kind verbatim (as before Markdown)
     again: tuple[Again, ...] = ()  # inserted before ``entries`` (``reinsert``), oldest first
+    flush: bool = False  # every ``again`` row leaves the viewport at once (``cleared``: a /clear keeps what was shown)
 
     def _entry(
         self,
@@ -242,6 +244,9 @@ class LogState:
             while taken < len(rows) and rows[taken].entry.key == piece.entry.key and within_piece(rows[taken], piece):
                 taken += 1
             if taken == used:
+                if rows[used].entry.key != piece.entry.key:
+                    again.pop(0)  # rows come in order: a piece the next row is not of has none left at this width
+                    continue
                 break
             last = rows[taken - 1]
             used = taken
@@ -250,7 +255,27 @@ class LogState:
                 again.pop(0)
             else:  # resumed where the insertion stopped, as ``head`` is
                 again[0] = piece._replace(start=last.end)
-        return evolve(self, again=tuple(again)), rows[used:]
+        return evolve(self, again=tuple(again), flush=self.flush and bool(again)), rows[used:]
+
+    def cleared(self) -> LogState:
+        """An empty log that first inserts what this one had not inserted yet (``log.clear``, ``/clear``).
+
+        What the viewport showed, and what waited unseen above it, goes into scrollback before the fresh log
+        shows anything, as a shell's Ctrl-L keeps history: a reset never loses a row that reached the screen.
+        An entry still streaming ends here (what came of it is kept; later updates name an entry no longer there).
+        """
+        log = self
+        for index, entry in enumerate(self.entries):
+            if not entry.final:
+                log = log.finish(index)
+        pieces = list(log.again)
+        for index, entry in enumerate(log.entries):
+            start = log.head if index == 0 else 0
+            end = entry.shown_end
+            if end > start:  # an empty entry has nothing to keep (as Markdown it has no row at all)
+                # A shown text that ends with a newline ends with an empty row, which is kept too.
+                pieces.append(Again(entry, start, end, entry.piece(end - 1, end) == "\n"))
+        return LogState(next_key=log.next_key + 1, options=self.options, again=tuple(pieces), flush=bool(pieces))
 
     def reinsert(self, rows: Sequence[LogRow]) -> LogState:
         """Insert the text of ``rows`` (inserted already, in order) again, each line from its start.
@@ -311,6 +336,14 @@ def _trimmed(entry: Entry, cut: int, key: int) -> Entry:
 # keystroke, the redraw after an insertion) reuses them.  A LogState is immutable and held here, so
 # the same object means the same rows (one entry: it keeps one old log alive at most).
 _LAST_ROWS: dict[None, tuple[LogState, int, WidthPolicy, tuple[RowSeq[LogRow], int]]] = {}
+
+
+def flushed_rows(log: LogState, width: int, policy: WidthPolicy) -> int:
+    """How many rows at ``width`` a /clear sends into scrollback at once (``LogState.cleared``: its ``again`` rows)."""
+    if not log.flush:
+        return 0
+    cells = log.options is not None and log.options.wrap_cells
+    return sum(len(again_rows(piece, width, policy, cells)) for piece in log.again)
 
 
 def log_rows(log: LogState, width: int, policy: WidthPolicy) -> tuple[RowSeq[LogRow], int]:

@@ -57,7 +57,6 @@ from ..widgets.dialogs import FormDialog, PickDialog, PromptDialog, open_dialog
 from ..widgets.editor import apply_completions, composer_key, composer_paste, composer_set, with_history
 from .app import AppState
 from .evolve import copier, evolve
-from .log import LogState
 from .preflight import is_diff_line, match_preview_header, match_ready, preview_header, ready_line
 from .reduce_resize import reduce_resize
 from .state import ConfirmPhase, RenderState
@@ -165,8 +164,7 @@ def _finish(state: AppState, item: LogFinish, out: Outputs) -> AppState:
 
 def _clear(state: AppState, item: LogClear, out: Outputs) -> AppState:
     render = replace(state.render, wrapped_total=0, visible_start=0, visible_end=0, inserted_until=0)
-    log = LogState(next_key=state.log.next_key, options=state.log.options)
-    return replace(state, log=log, render=render, log_cleared=True, legacy_diff=False)
+    return replace(state, log=state.log.cleared(), render=render, log_cleared=True, legacy_diff=False)
 
 
 def _preview(state: AppState, item: PermissionPreview, out: Outputs) -> AppState:

@@ -200,9 +200,10 @@ class RenderMachine(RuleBasedStateMachine):
     @rule()
     def clear(self) -> None:
         self.streams.clear()
-        self.feed([LogClear()])
+        # Counted before the clear: the rows it sends into scrollback (what was shown) count after the reset.
         self.history_at_clear = len(self.app.history)
         self.reinserted_at_clear = self.app.reinserted
+        self.feed([LogClear()])
 
     @rule(
         tool=st.sampled_from(("edit", "bash", "write_file")),
