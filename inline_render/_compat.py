@@ -132,11 +132,17 @@ def install() -> None:
         sys.meta_path.append(_MovedFinder())
 
 
-def moved_names(package: str, old_module: str, names: dict[str, str]) -> Callable[[str], Any]:
-    """A package's ``__getattr__`` handing on the names of the old module it replaces: ``{name: new module}``."""
+def moved_names(package: str, old_module: str, names: dict[str, str] | str) -> Callable[[str], Any]:
+    """A package's ``__getattr__`` handing on the names of the old module it replaces: ``{name: new module}``, or
+    the one new module whose ``__all__`` lists them all (read when a name is first missed)."""
 
     def __getattr__(name: str) -> Any:
-        new = names.get(name)
+        if name.startswith("__"):  # introspection (``__wrapped__``, ``__test__``, ...) never loads the old names
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        if isinstance(names, str):
+            new: str | None = names if name in getattr(importlib.import_module(names), "__all__", ()) else None
+        else:
+            new = names.get(name)
         if new is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         _warn(f"{old_module}.{name}", f"{new}.{name}", stacklevel=3)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from inline_render import Config, LogAppend, LogClear, LogDelta, Resize, TerminalFamily
+from inline_render.core.log import LogState, log_rows
 from inline_render.testing import CheckedRenderer
+from inline_render.text.cells import WidthPolicy
 
 
 def _turns(checked: CheckedRenderer, count: int) -> None:
@@ -42,3 +44,19 @@ def test_a_clear_in_the_middle_of_a_stream_keeps_what_streamed() -> None:
     checked.feed([Resize(30, 8)])
     shown = _shown(checked)
     assert shown[:3] == ["› go", "▸ first line", "  half a li"]
+
+
+def test_a_clear_after_the_first_streaming_entry_reached_scrollback_keeps_the_second() -> None:
+    """Found by the random machine: two entries still streaming, the first all in scrollback but its newline; the
+    clear finished it (which drops it) and then looked for the second at its old index."""
+    log = (
+        LogState(options=None)
+        .append("text", "", entry_id="a", final=False)
+        .append("text", "", entry_id="b", final=False)
+    )
+    log = log.delta(0, "done line\n").delta(1, "second")
+    rows, committed = log_rows(log, 40, WidthPolicy.CODEPOINT)
+    log = log.advance(tuple(rows[index] for index in range(committed)))
+    cleared = log.cleared()
+    assert [(piece.entry.text, piece.start, piece.end) for piece in cleared.again] == [("second", 0, 6)]
+    assert cleared.entries == () and cleared.flush

@@ -160,3 +160,23 @@ def test_every_old_module_path_still_imports() -> None:
 
     for new in _compat.MOVED.values():
         assert importlib.util.find_spec(f"inline_render.{new}") is not None, new
+
+
+@pytest.mark.parametrize(
+    ("package", "name", "new"),
+    [
+        ("inline_render.bench", "main", "inline_render.bench.cli"),
+        ("inline_render.protocol.lemon", "decode_lemon_line", "inline_render.protocol.lemon.codec"),
+        ("inline_render.demo", "Demo", "inline_render.demo.scripted"),
+    ],
+)
+def test_an_old_module_that_became_a_package_hands_on_its_names(package: str, name: str, new: str) -> None:
+    """``inline_render.bench.main`` (a module's name before it became a package) warns and is the moved object;
+    a name the old module never had is an AttributeError, and introspection loads nothing."""
+    face = importlib.import_module(package)
+    with pytest.warns(DeprecationWarning, match=new):
+        found = getattr(face, name)
+    assert found is getattr(importlib.import_module(new), name)
+    with pytest.raises(AttributeError):
+        face.no_such_name  # noqa: B018
+    assert not hasattr(face, "__wrapped__")

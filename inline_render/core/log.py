@@ -265,8 +265,9 @@ class LogState:
         An entry still streaming ends here (what came of it is kept; later updates name an entry no longer there).
         """
         log = self
-        for index, entry in enumerate(self.entries):
-            if not entry.final:
+        # The last first: finishing the first entry may drop it (all of it in scrollback), which moves the others.
+        for index in reversed(range(len(self.entries))):
+            if not self.entries[index].final:
                 log = log.finish(index)
         pieces = list(log.again)
         for index, entry in enumerate(log.entries):
@@ -275,7 +276,7 @@ class LogState:
             if end > start:  # an empty entry has nothing to keep (as Markdown it has no row at all)
                 # A shown text that ends with a newline ends with an empty row, which is kept too.
                 pieces.append(Again(entry, start, end, entry.piece(end - 1, end) == "\n"))
-        return LogState(next_key=log.next_key + 1, options=self.options, again=tuple(pieces), flush=bool(pieces))
+        return LogState(next_key=log.next_key, options=self.options, again=tuple(pieces), flush=bool(pieces))
 
     def reinsert(self, rows: Sequence[LogRow]) -> LogState:
         """Insert the text of ``rows`` (inserted already, in order) again, each line from its start.

@@ -7,8 +7,4 @@ from __future__ import annotations
 from .._compat import moved_names
 
 # ``inline_render.demo`` was the scripted session's module before it became this package.
-__getattr__ = moved_names(
-    __name__,
-    "inline_render.demo",
-    dict.fromkeys(["DEMO_PROMPTS", "LEMON_PROMPTS", "Demo", "build_parser", "main"], "inline_render.demo.scripted"),
-)
+__getattr__ = moved_names(__name__, "inline_render.demo", "inline_render.demo.scripted")

@@ -6,33 +6,4 @@ from __future__ import annotations
 from ..._compat import moved_names
 
 # ``inline_render.protocol.lemon`` was the codec module before it became this package.
-__getattr__ = moved_names(
-    __name__,
-    "inline_render.protocol.lemon",
-    dict.fromkeys(
-        [
-            "Block",
-            "COMMANDS",
-            "LemonBad",
-            "LemonDecoded",
-            "LemonError",
-            "LemonEvent",
-            "LemonOther",
-            "LemonPong",
-            "LemonReady",
-            "LemonSignal",
-            "LemonStats",
-            "LemonUiRequest",
-            "SIGNALS",
-            "content_text",
-            "decode_lemon_line",
-            "encode_command",
-            "is_lemon_ready",
-            "message_blocks",
-            "reason_text",
-            "result_text",
-            "ui_response",
-        ],
-        "inline_render.protocol.lemon.codec",
-    ),
-)
+__getattr__ = moved_names(__name__, "inline_render.protocol.lemon", "inline_render.protocol.lemon.codec")
