@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import itertools
 
-from realterm.app import chunks, entries
-from realterm.checker import StaleCells, TerminalText, check, join_wrapped, without_stale_tail
-from realterm.lines import line_id, preamble_lines, storm_lines
+from realterm.app import chunks, entries, rendered_lines
+from realterm.checker import ID, StaleCells, TerminalText, check, join_wrapped, without_stale_tail
+from realterm.lines import line_id, markdown_session, preamble_lines, storm_lines
 from realterm.storm import MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, MIN_ROWS, make_storm
 
 from inline_render.text.cells import text_width
@@ -180,3 +180,46 @@ def test_stale_tails_are_cut_at_cells_not_characters() -> None:
     """The hidden columns are counted in cells: a wide character before a tail moves it two columns."""
     assert without_stale_tail("漢字表示端末履歴漢xy", STALE) == ("漢字表示端末履歴漢x",)
     assert without_stale_tail("L0002 charlie delta", STALE) == ()
+
+
+MARKDOWN = ("› L0001 a question", "▸ - L0002 an item long enough to wrap", "     ◦ L0003 nested", "  ╎ L0004 quoted")
+
+
+def test_markdown_lines_are_found_behind_their_markers() -> None:
+    """A list marker, a number, a quote bar or the indent in front of the id is part of the line: found whole."""
+    verdict = check(
+        text("› L0001 a question", "▸ - L0002 an item long", "    enough to wrap", "     ◦ L0003 nested", "",
+             "  ╎ L0004 quoted"),
+        MARKDOWN,
+    )  # fmt: skip
+    assert verdict.ok and verdict.found == 4 and not verdict.ghosts, verdict
+
+
+def test_a_repeated_markdown_item_or_a_lost_continuation_is_reported() -> None:
+    """An item shown twice is duplicated; an item whose wrapped row is gone is cut: the markers excuse neither."""
+    twice = check(text(*MARKDOWN[:3], "▸ - L0002 an item long enough to wrap", MARKDOWN[3]), MARKDOWN)
+    assert twice.duplicated == ("L0002",) and not twice.ok, twice
+    cut = check(text(MARKDOWN[0], "▸ - L0002 an item long", *MARKDOWN[2:]), MARKDOWN)
+    assert cut.missing == ("L0002",) and cut.cut == ("L0002",), cut
+
+
+def test_a_table_rule_is_not_a_ghost_but_a_stray_row_is() -> None:
+    """A row of box-drawing characters only (a table's rule) is decoration; any other row without an id is a ghost."""
+    lines = ("  L0001 name ╎ value", "  L0002 a    ╎ 1")
+    verdict = check(text(lines[0], "  ╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌", lines[1]), lines)
+    assert verdict.ok and not verdict.ghosts, verdict
+    stray = check(text(lines[0], "  ╌╌╌ a", lines[1]), lines)
+    assert stray.ghosts == ("  ╌╌╌ a",), stray
+
+
+def test_the_markdown_chat_renders_every_id_once_in_order() -> None:
+    """The Markdown chat's expected lines: one per id, in order, each with the blocks users stream around it."""
+    session = markdown_session(3, 80)
+    lines = rendered_lines(session)
+    ids = [ID.match(line).group(1) for line in lines]  # type: ignore[union-attr]
+    assert ids == [line_id(number) for number in range(1, len(ids) + 1)] and len(ids) >= 80
+    kinds = {kind for kind, _ in session}
+    assert kinds == {"user", "assistant", "dialog"}
+    shown = "\n".join(lines)
+    for mark in ("◦", "╎", "1. ", "= "):  # nested list, table or quote, numbered list, code
+        assert mark in shown, mark

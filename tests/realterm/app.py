@@ -25,11 +25,15 @@ from pathlib import Path
 
 import inline_render
 from inline_render import LogAppend, LogDelta, LogFinish
+from inline_render.core.tick import Renderer
 from inline_render.shell import AppOptions, InlineApp
 
-from .lines import preamble_lines, storm_lines
+from .checker import ID
+from .lines import markdown_session, preamble_lines, storm_lines
 
-__all__ = ["chunks", "entries", "main"]
+__all__ = ["chunks", "entries", "main", "rendered_lines"]
+
+Session = tuple[tuple[str, str], ...]
 
 
 def entries(seed: int, texts: tuple[str, ...]) -> list[str]:
@@ -95,6 +99,68 @@ async def _stream(app: InlineApp, seed: int, groups: list[str], duration: float,
     return 0
 
 
+def rendered_lines(session: Session) -> tuple[str, ...]:
+    """The session's content lines as the library renders them finished, one row each (a width none wraps at).
+
+    Each is the text the checker looks for, whatever the width: a row's whitespace is not compared, so the
+    rows a narrower terminal wraps a paragraph or a list item into join to the same text."""
+    renderer = Renderer.in_memory(2000, 20, cursor_row=0)
+    for kind, text in session:
+        renderer.feed([LogAppend("tool" if kind == "dialog" else kind, text)])
+    rows = [*renderer.terminal.scrollback, *renderer.terminal.screen_lines()]
+    return tuple(row.rstrip() for row in rows if ID.match(row))
+
+
+def _dialog_shown(app: InlineApp) -> bool:
+    state = app.state
+    return state is not None and state.dialog is not None
+
+
+async def _markdown(app: InlineApp, seed: int, session: Session, duration: float, ready: str | None) -> int:
+    """The Markdown storm: questions logged, answers streamed with ``app.stream`` as 2-7 character deltas, the
+    status line changed on every delta, a confirm opened and answered in the middle of the second answer."""
+    plan = [
+        (kind, chunks(seed + index, text) if kind == "assistant" else [text])
+        for index, (kind, text) in enumerate(session)
+    ]
+    total = sum(len(parts) for kind, parts in plan if kind == "assistant")
+    interval = duration / max(1, total)
+    if ready:
+        Path(ready).write_text("streaming\n", encoding="utf-8")
+    start = time.monotonic()
+    sent = 0
+    asked: asyncio.Task[bool] | None = None
+    pressed = False
+    for index, (kind, parts) in enumerate(plan):
+        if kind == "user":
+            app.log("user", parts[0])
+            continue
+        if kind == "dialog":
+            while asked is not None and not pressed:  # a short answer ended before the dialog was drawn
+                await asyncio.sleep(0.02)
+                if _dialog_shown(app):
+                    app.press("y")
+                    pressed = True
+            approved = await asyncio.wait_for(asyncio.shield(asked), 10) if asked is not None else False
+            app.log("tool", parts[0] if approved else "the confirm was not answered yes")
+            continue
+        dialog_next = index + 1 < len(plan) and plan[index + 1][0] == "dialog"
+        async with app.stream("assistant") as answer:
+            for number, part in enumerate(parts):
+                answer.write(part)
+                sent += 1
+                app.status(tokens=f"{sent} tokens")
+                if dialog_next and number == len(parts) // 3:
+                    asked = asyncio.create_task(app.confirm("Write the file?", "The answer asks to write a file."))
+                if dialog_next and number >= 2 * len(parts) // 3 and _dialog_shown(app) and not pressed:
+                    app.press("y")  # as the user would: once the dialog is on the screen
+                    pressed = True
+                await asyncio.sleep(max(0.0, start + sent * interval - time.monotonic()))
+    app.status(tokens=None)
+    await asyncio.sleep(0.3)  # the last ticks are drawn before the exit flush
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the options, print the preamble, run the stream; write ``--result``."""
     parser = argparse.ArgumentParser(prog="realterm.app", description=__doc__.splitlines()[0])
@@ -108,16 +174,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ascii-lines", action="store_true", help="no CJK or emoji lines")
     parser.add_argument("--plain", action="store_true", help="the reference: write the lines without the library")
     parser.add_argument("--record", help="record every tick to this scenario file (AppOptions.record)")
+    parser.add_argument("--content", choices=("lines", "markdown"), default="lines", help="what the app streams")
     args = parser.parse_args(argv)
     before = preamble_lines(args.preamble)
-    texts = storm_lines(args.seed, args.lines, args.width, ascii_only=args.ascii_lines)
+    session: Session = ()
+    if args.content == "markdown":
+        session = markdown_session(args.seed, args.lines)
+        texts = rendered_lines(session)
+        groups = entries(args.seed, texts)  # the reference writes the rendered lines as they are
+    else:
+        texts = storm_lines(args.seed, args.lines, args.width, ascii_only=args.ascii_lines)
+        groups = entries(args.seed, texts)
     for line in before:
         sys.stdout.write(line + "\n")
     sys.stdout.flush()
-    groups = entries(args.seed, texts)
     code: int
     if args.plain:
         code = asyncio.run(_plain(args.seed, groups, args.duration, args.ready))
+    elif session:
+        app = InlineApp(AppOptions(record=args.record))
+        code = asyncio.run(app.run(lambda app: _markdown(app, args.seed, session, args.duration, args.ready)))
     else:
         app = InlineApp(AppOptions(record=args.record))
         code = asyncio.run(app.run(lambda app: _stream(app, args.seed, groups, args.duration, args.ready)))

@@ -47,7 +47,11 @@ from wcwidth import wcwidth
 
 __all__ = ["ID", "StaleCells", "TerminalText", "Verdict", "check", "join_wrapped", "without_stale_tail"]
 
-ID = re.compile(r"^(L\d{4}|P\d{3})(?=\s|$|[^\x00-\x7f])")
+# A line's id starts its first row, after what the library draws in front of a Markdown line's text (a heading's
+# mark, a list's marker or number, a quote's bar, the indent).
+ID = re.compile(r"^(?:[^\w]|\d+[.)])*?(L\d{4}|P\d{3})(?=\s|$|[^\x00-\x7f])")
+# A row of box-drawing characters only (a table's rule): drawn around content, never content of its own.
+_DECOR = re.compile(r"^[\s\u2500-\u257f]*$")
 _SPACE = re.compile(r"\s+")
 
 
@@ -258,6 +262,9 @@ def check(
             continue
         if "" in alternates[i]:  # nothing but a stale tail
             used.add(i)
+            i += 1
+            continue
+        if ident is None and _DECOR.match(row):
             i += 1
             continue
         if ident is None or ident not in wanted:

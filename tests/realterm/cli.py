@@ -102,7 +102,7 @@ def _storm_command(args: argparse.Namespace) -> int:
                 record = Path(args.record) / f"{name}-{seed}.jsonl" if args.record else None
                 if record is not None:
                     record.parent.mkdir(parents=True, exist_ok=True)
-                result = run_storm(adapter, storm, library, plain=args.plain, record=record)
+                result = run_storm(adapter, storm, library, plain=args.plain, record=record, content=args.content)
             except (RuntimeError, TimeoutError, OSError) as error:
                 tally.errors += 1
                 tally.failing_seeds.append(seed)
@@ -121,13 +121,17 @@ def _storm_command(args: argparse.Namespace) -> int:
                 folder.mkdir(parents=True, exist_ok=True)
                 body = "\n".join(result.text.rows)
                 extra = "\n".join(["", "--- ghost rows:", *result.verdict.ghosts])
-                (folder / f"{name}-{seed}{'-baseline' * args.no_resize}{'-plain' * args.plain}.txt").write_text(
-                    body + "\n" + extra + "\n", encoding="utf-8"
-                )
+                (
+                    folder / f"{name}-{seed}{'-baseline' * args.no_resize}{'-plain' * args.plain}-{args.content}.txt"
+                ).write_text(body + "\n" + extra + "\n", encoding="utf-8")
     print()
     print(table(tallies))
     options = f"-t {' '.join(names)} --storms {args.storms} --seed {args.seed}"
-    options += " --no-resize" * args.no_resize + " --plain" * args.plain
+    options += (
+        " --no-resize" * args.no_resize
+        + " --plain" * args.plain
+        + f" --content {args.content}" * (args.content != "lines")
+    )
     options += f" --lines {args.lines}" * (args.lines != 80) + f" --resizes {args.resizes}" * (args.resizes != 8)
     print(f"\nreproduce: python -m tests.realterm storm {options}")
     return 0 if all(t.failed == 0 and t.errors == 0 for t in tallies) else 1
@@ -154,6 +158,9 @@ def main(argv: list[str] | None = None) -> int:
     storm.add_argument("--no-resize", action="store_true", help="the baseline: the same streams, no resize")
     storm.add_argument("--plain", action="store_true", help="the reference: the same lines without the library")
     storm.add_argument("--lines", type=int, default=80, help="numbered lines the app streams")
+    storm.add_argument(
+        "--content", choices=("lines", "markdown"), default="lines", help="plain numbered lines, or a Markdown chat"
+    )
     storm.add_argument("--resizes", type=int, default=8, help="resizes per storm (at least 2)")
     storm.add_argument("--library", help="the library checkout to run (default: first PYTHONPATH entry)")
     storm.add_argument("--dump", help="write each run's terminal text into this folder")

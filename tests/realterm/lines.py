@@ -15,7 +15,7 @@ import random
 
 from inline_render.text.cells import text_width
 
-__all__ = ["Shape", "line_id", "preamble_lines", "storm_lines"]
+__all__ = ["Shape", "line_id", "markdown_session", "preamble_lines", "storm_lines"]
 
 _WORDS = (
     "alpha",
@@ -119,3 +119,65 @@ def storm_lines(seed: int, count: int, width: int, *, ascii_only: bool = False) 
 def preamble_lines(count: int) -> tuple[str, ...]:
     """Lines printed before the app starts: the history a user's terminal already holds."""
     return tuple(f"P{number:03d} shell output before the app started" for number in range(1, count + 1))
+
+
+# What a Markdown answer is made of.  Every content line (a heading, a paragraph, a list item, a code line, a
+# table row, a quote) starts with its own id, so the checker finds it as it finds a plain line; what the library
+# renders around the id (a heading's mark, a list's marker, the indent) is part of the line's expected text.
+# Code lines, table cells and quotes stay short: the library keeps a code line's or a quote's prefix on every row it
+# wraps into, and lays a table out at the width of the moment, so only text that fits the narrowest width (30) has
+# one rendered text at every width.  Paragraphs and list items are long: they wrap, and re-wrap at every resize.
+_BLOCKS = ("heading", "paragraph", "paragraph", "bullets", "numbered", "code", "table", "quote")
+
+
+def _words(rng: random.Random, low: int, high: int) -> str:
+    words = [rng.choice(_WORDS) for _ in range(rng.randint(low, high))]
+    if len(words) > 3 and rng.random() < 0.5:  # inline styles the renderer drops the marks of
+        at = rng.randrange(1, len(words) - 1)
+        words[at] = rng.choice(("**{}**", "*{}*", "`{}`")).format(words[at])
+    return " ".join(words)
+
+
+def _block(rng: random.Random, kind: str, ids: list[int]) -> list[str]:
+    def next_id() -> str:
+        ids[0] += 1
+        return line_id(ids[0])
+
+    if kind == "heading":
+        return [f"{'#' * rng.randint(1, 3)} {next_id()} {_words(rng, 1, 3)}"]
+    if kind == "paragraph":
+        return [f"{next_id()} {_words(rng, 4, 40)}"]
+    if kind in ("bullets", "numbered"):
+        lines = []
+        for number in range(1, rng.randint(2, 5) + 1):
+            marker = f"{number}." if kind == "numbered" else "-"
+            lines.append(f"{marker} {next_id()} {_words(rng, 1, 25)}")
+            if rng.random() < 0.3:  # a nested item under this one
+                lines.append(f"{' ' * (len(marker) + 1)}- {next_id()} {_words(rng, 1, 12)}")
+        return lines
+    if kind == "code":
+        body = [f"{next_id()} = {rng.choice(_WORDS)}({rng.randint(0, 99)})" for _ in range(rng.randint(1, 5))]
+        return ["```python", *body, "```"]
+    if kind == "table":
+        header = f"| {next_id()} name | value |"
+        rows = [f"| {next_id()} {rng.choice(_WORDS)[:6]} | {rng.randint(0, 999)} |" for _ in range(rng.randint(1, 4))]
+        return [header, "|---|---|", *rows]
+    return [f"> {next_id()} {rng.choice(_WORDS)}"]
+
+
+def markdown_session(seed: int, count: int) -> tuple[tuple[str, str], ...]:
+    """A chat of ``count`` numbered content lines at least: (kind, text) entries, a user's question then a
+    Markdown answer of 1-4 blocks, again and again.  After the second answer comes a ``("dialog", text)``
+    entry: the app opens a confirm while it streams that answer, answers it, then logs ``text`` (as ``tool``)."""
+    rng = random.Random(f"markdown-{seed}")
+    ids = [0]
+    entries: list[tuple[str, str]] = []
+    while ids[0] < count:
+        ids[0] += 1
+        entries.append(("user", f"{line_id(ids[0])} {_words(rng, 2, 8)}"))
+        blocks = [_block(rng, rng.choice(_BLOCKS), ids) for _ in range(rng.randint(1, 4))]
+        entries.append(("assistant", "\n\n".join("\n".join(block) for block in blocks) + "\n"))
+        if len(entries) == 4:
+            ids[0] += 1
+            entries.append(("dialog", f"{line_id(ids[0])} the write was approved"))
+    return tuple(entries)

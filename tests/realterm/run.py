@@ -53,6 +53,7 @@ def app_argv(
     plain: bool = False,
     ascii_only: bool = False,
     record: Path | None = None,
+    content: str = "lines",
 ) -> list[str]:
     """The storm app's command line (absolute paths: terminals start it in their own directory)."""
     return [
@@ -70,6 +71,7 @@ def app_argv(
         *(["--plain"] if plain else []),
         *(["--ascii-lines"] if ascii_only else []),
         *([f"--record={record.resolve()}"] if record is not None else []),
+        f"--content={content}",
     ]
 
 
@@ -93,17 +95,27 @@ def _wait(condition_name: str, done: Callable[[], bool], timeout: float) -> None
 
 
 def run_storm(
-    adapter: Adapter, storm: Storm, library: str | None = None, *, plain: bool = False, record: Path | None = None
+    adapter: Adapter,
+    storm: Storm,
+    library: str | None = None,
+    *,
+    plain: bool = False,
+    record: Path | None = None,
+    content: str = "lines",
 ) -> RunResult:
     """Run ``storm`` on a new terminal of ``adapter``; the verdict on its text after the app exited.
 
     ``plain``: the reference run, the same lines written without the library.  ``record``: the app records every
-    tick there (a scenario file ``realterm.recorded`` replays on the terminal's model).
+    tick there (a scenario file ``realterm.recorded`` replays on the terminal's model).  ``content``: ``lines``
+    (numbered lines of varied shapes as ``text`` entries) or ``markdown`` (a chat: questions, Markdown answers
+    streamed through ``app.stream`` with the status line changing on every delta, a confirm answered mid-answer).
     """
     library = library or default_library()
     with tempfile.TemporaryDirectory(prefix="realterm-") as folder:
         ready, result = Path(folder) / "ready", Path(folder) / "result.json"
-        argv = app_argv(storm, ready, result, plain=plain, ascii_only=adapter.ascii_only, record=record)
+        argv = app_argv(
+            storm, ready, result, plain=plain, ascii_only=adapter.ascii_only, record=record, content=content
+        )
         terminal = adapter.start(argv, app_env(library), storm.columns, storm.rows)
         try:
             _wait("the app to start streaming", lambda: ready.exists() or terminal.exited(), START_TIMEOUT)
