@@ -59,6 +59,7 @@ def missing_binaries(*names: str, hint: str) -> str | None:
 
 def adapters() -> dict[str, Callable[[], Adapter]]:
     """Every adapter by name (imported here: each module imports this one)."""
+    from .kitty_term import KittyAdapter
     from .pyte_term import PyteAdapter
     from .screen_term import ScreenAdapter
     from .tmux_term import TmuxAdapter
@@ -67,5 +68,5 @@ def adapters() -> dict[str, Callable[[], Adapter]]:
     from .xtermjs_term import XtermJsAdapter
 
     found: dict[str, Callable[[], Adapter]] = {"tmux": TmuxAdapter, "xtermjs": XtermJsAdapter, "xterm": XtermAdapter}
-    found.update(vte=VteAdapter, screen=ScreenAdapter, pyte=PyteAdapter)
+    found.update(vte=VteAdapter, kitty=KittyAdapter, screen=ScreenAdapter, pyte=PyteAdapter)
     return found

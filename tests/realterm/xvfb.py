@@ -1,8 +1,10 @@
 """An X server of its own (Xvfb) for the X terminals, and the exit marker they share.
 
 Xvfb picks a free display itself (``-displayfd``), so parallel runs never collide; ``stop`` ends
-it.  Terminals that own their child (xterm, the VTE host) do not tell us when the app exits, so
-the app runs under ``sh`` which writes the exit code to a marker file once the app has returned.
+it.  ``reset=False`` starts it with ``-noreset``: Xvfb then does not reset when its last client
+leaves, which otherwise made about one kitty start in ten fail to connect.  Terminals that own
+their child (xterm, the VTE host) do not tell us when the app exits, so the app runs under ``sh``
+which writes the exit code to a marker file once the app has returned.
 """
 
 from __future__ import annotations
@@ -23,14 +25,18 @@ START_TIMEOUT = 15.0
 class Xvfb:
     """A running Xvfb on a display it chose; ``display`` is ``:N``."""
 
-    def __init__(self, width: int = 2400, height: int = 1600) -> None:
+    def __init__(self, width: int = 2400, height: int = 1600, *, reset: bool = True) -> None:
         binary = shutil.which("Xvfb")
         if binary is None:
             raise RuntimeError("Xvfb not installed (apt-get install xvfb)")
         read, write = os.pipe()
         try:
             self.process = subprocess.Popen(
-                [binary, "-displayfd", str(write), "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"],
+                [
+                    binary,
+                    *(() if reset else ("-noreset",)),
+                    *("-displayfd", str(write), "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"),
+                ],
                 pass_fds=(write,),
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
