@@ -1,4 +1,4 @@
-"""Real terminals (tmux, xterm.js through a pty, xterm and VTE under Xvfb, GNU screen) under the storm app of issue 9.
+"""Real terminals (tmux, xterm.js through a pty, xterm, VTE, kitty under Xvfb, GNU screen) under issue 9's storm app.
 
 Each run starts the storm app (numbered lines streamed through ``InlineApp`` with default options)
 in a real terminal, resizes it or not, waits for the exit and checks the terminal's whole text.
@@ -25,7 +25,7 @@ FIRST_SEED = int(os.environ.get("INLINE_RENDER_REALTERM_SEED", "2"))
 # in the viewport, which the exit flush writes (issue 9, cause 4).
 BASELINE_SEED = 2
 EXIT_FLUSH_SEED = 1
-TERMINALS = ("tmux", "xtermjs", "xterm", "vte", "screen")
+TERMINALS = ("tmux", "xtermjs", "xterm", "vte", "kitty", "screen")
 
 
 def _adapter(name: str) -> Adapter:
@@ -76,6 +76,12 @@ STORM_FAILS = {
     "loses no more than printf, but a storm's count on screen varies by a line or two between runs of the same "
     "code, printf's too (the oldest lines, out of screen's reach: tests/test_screen_reach.py); README, Known limits",
 }
+# Known to fail every storm (strict: an XPASS means the library changed, and the terminal goes to the strict list).
+STORM_FAILS_ALWAYS = {
+    "kitty": "kitty is no family the library knows (it answers kitty(0.26.5), DA2 >1;4000;26c: SIMPLE), so a resize "
+    "redraws the committed rows kitty kept and re-wrapped: 10 of 10 storms (seeds 1-10, 2026-12-02) showed 2-9 lines "
+    "twice, 50 in all, and cut 2; printf lost 5 lines there, duplicated none (tests/realterm/README.md, kitty)",
+}
 
 
 STRICT_TERMINALS = TERMINALS[:-1]  # GNU screen loses lines by itself: judged against printf below
@@ -87,6 +93,8 @@ STRICT_TERMINALS = TERMINALS[:-1]  # GNU screen loses lines by itself: judged ag
     [
         pytest.param(name, marks=pytest.mark.xfail(reason=f"issue 9: {STORM_FAILS[name]}", strict=False))
         if name in STORM_FAILS
+        else pytest.param(name, marks=pytest.mark.xfail(reason=STORM_FAILS_ALWAYS[name], strict=True))
+        if name in STORM_FAILS_ALWAYS
         else name
         for name in STRICT_TERMINALS
     ],
