@@ -29,6 +29,8 @@ from dataclasses import replace
 from typing import Any
 
 from ..core.app import AppState
+from ..core.entry import LogRow, continues_line
+from ..core.log import log_rows
 from ..core.rows import draw_log_row
 from ..core.state import Config, CursorPhase, SyncPhase
 from ..core.tick import Renderer, TickResult, start_position
@@ -37,6 +39,7 @@ from ..outputs import Output
 from ..terminals.memory import TerminalFamily, TestTerminal
 from ..text.cells import clip_to_width, text_width
 from ..text.style import row_text, row_width
+from .lines import find_copy, squeeze
 
 __all__ = ["FORBIDDEN", "CheckedRenderer", "forbidden_sequences", "stream_end"]
 
@@ -88,6 +91,16 @@ class CheckedRenderer:
         # shrinking terminal pushed into scrollback itself (uncommitted text, dialog, status rows).
         self.expected_above: list[str] = []
         self.ghosts: list[str] = []
+        # The committed logical line of each history row (a duplicate is judged on whole lines, not rows), and of
+        # each line of ``expected_above`` (-1: a ghost).
+        self.line_ids: list[int] = []
+        self.above_ids: list[int] = []
+        self._lines = 0
+        self._last_row: LogRow | None = None
+        # The lines a replay of frames in flight found garbled and had inserted again (``reinserted`` counts their
+        # rows): the renderer declares their copy above, a known and accepted limit (README, "Known limits"), so the
+        # duplicate check does not report it.  Squeezed texts (``lines.squeeze``).
+        self.declared_copies: set[str] = set()
         self.bytes = bytearray()
         self.widths: set[int] = set()  # widths narrower than the start: they cut rows on a non-reflowing screen
         self.outputs: list[Output] = []
@@ -124,6 +137,8 @@ class CheckedRenderer:
         before = len(sink.data)  # type: ignore[union-attr]
         top = self.renderer.state.screen.top
         drawn = self.renderer.state.screen.drawn or ()
+        # Which log row each drawn row is: the rows a resize leaves in the terminal are grouped into lines by them.
+        drawn_rows = _drawn_log_rows(self.renderer.state) if any(isinstance(i, Resize) for i in inputs) else []
         self.terminal.resize_pushes.clear()
         result = Renderer.step(self.renderer, inputs) if resized else self.renderer.step(inputs)
         data = bytes(sink.data[before:])  # type: ignore[union-attr]
@@ -131,30 +146,33 @@ class CheckedRenderer:
         if self.pyte is not None:
             self.pyte.feed(data)
         self.outputs.extend(result.outputs)
+        left = result.state.pushed_rows + result.state.kept_rows  # drawn rows the core counted as inserted
         if self.family is TerminalFamily.SIMPLE:
-            self._account_resizes(top, result.state.pushed_rows)
+            # Pushed into scrollback first; the rest stayed on screen above the re-anchored viewport (a core that
+            # takes the terminal for a re-wrapping one, ``Config.resize_reflow``, keeps them there).
+            done = self._account_resizes(top, left, drawn_rows)
+            for index in range(done, left):
+                self._commit(row_text(drawn[index]).rstrip(" "), self.terminal.columns, _at(drawn_rows, index))
         else:
             # Rows the terminal kept (re-wrapped, on screen or pushed into scrollback) that the core counted as
             # inserted: the top rows of the viewport as drawn before the resize, in order.
-            for drawn_row in drawn[: result.state.pushed_rows + result.state.kept_rows]:
-                self.history.append(row_text(drawn_row).rstrip(" "))
-                self.history_columns.append(self.terminal.columns)
+            for index, drawn_row in enumerate(drawn[:left]):
+                self._commit(row_text(drawn_row).rstrip(" "), self.terminal.columns, _at(drawn_rows, index))
             if result.state.replayed is not None:
                 # A replay of the frames in flight found rows they inserted garbled (queued again: their copy
                 # above is a ghost now) and rows intact after them (counted as inserted).
                 garbled, found = result.state.replayed
                 self.reinserted += len(garbled)
                 size = len(self.history)
+                self._declare(size - max(garbled, default=0))
                 for back in sorted(garbled):  # the last first: the rows before it keep their places
-                    del self.history[size - back], self.history_columns[size - back]
-                self.history.extend(found)
-                self.history_columns.extend([self.terminal.columns] * len(found))
+                    del self.history[size - back], self.history_columns[size - back], self.line_ids[size - back]
+                for text in found:
+                    self._commit(text, self.terminal.columns, None)
         width = result.layout.columns
         for row in result.layout.to_insert[: result.effect.rows_inserted]:
             text = row_text(draw_log_row(row, width, self.renderer.state.config.width_policy)).rstrip(" ")
-            self.history.append(text)
-            self.history_columns.append(width)
-            self.expected_above.append(text)
+            self._commit(text, width, row)
         if result.effect.complete and checked:
             self.check(result, data)
         return result
@@ -199,21 +217,59 @@ class CheckedRenderer:
         resize = Resize(size[0], size[1], row, True, count, met[0], met[1], cursor_column=column)
         return outputs + self.feed([resize], resized=True)
 
-    def _account_resizes(self, top: int, accounted: int) -> None:
-        """Sort the lines each resize pushed into scrollback: history the core accounted for, or ghosts."""
+    def _commit(self, text: str, columns: int, row: LogRow | None) -> None:
+        """A committed row, ``text`` written at ``columns``: history, and (SIMPLE) above the viewport.  ``row``: the
+        log row it is (None: unknown, a line of its own); a row continuing the last one's line is of that line."""
+        last, self._last_row = self._last_row, row
+        if row is None or last is None or not continues_line(last, row):
+            self._lines += 1
+        self.history.append(text)
+        self.history_columns.append(columns)
+        self.line_ids.append(self._lines)
+        if self.family is TerminalFamily.SIMPLE:
+            self.expected_above.append(text)
+            self.above_ids.append(self._lines)
+
+    def _goes_on(self, result: TickResult) -> bool:
+        """The last committed row's line goes on in rows not committed yet (its copy is judged when it is whole)."""
+        if self._last_row is None:
+            return False
+        state = result.state
+        pending, _ = log_rows(state.log, result.layout.columns, state.config.width_policy)
+        return len(pending) > 0 and continues_line(self._last_row, pending[0])
+
+    def _declare(self, first: int) -> None:
+        """The lines of history rows from ``first`` on: a replay inserts them again (from the first garbled row's
+        line on), so their copies above are declared."""
+        if not 0 <= first < len(self.history):
+            return
+        ids = self.line_ids
+        start = first
+        while start > 0 and ids[start - 1] == ids[first]:
+            start -= 1
+        lines: dict[int, str] = {}
+        for index in range(start, len(self.history)):
+            lines[ids[index]] = lines.get(ids[index], "") + self.history[index]
+        self.declared_copies.update(squeeze(text) for text in lines.values())
+
+    def _account_resizes(self, top: int, accounted: int, rows: list[LogRow | None]) -> int:
+        """Sort the lines each resize pushed into scrollback: history the core accounted for (how many are
+        returned), or ghosts."""
+        done = 0
         for pushed in self.terminal.resize_pushes:
             content = pushed[top:]  # lines above the viewport were history already
             for line in content:
                 # The core measures every resize of a tick from the rows it drew before the first one, so the
                 # rows it accounted for are the first ones pushed, whichever resize pushed them.
-                if accounted > 0:
-                    self.history.append(line)
-                    self.history_columns.append(self.terminal.columns)
-                    accounted -= 1
+                if done < accounted:
+                    self._commit(line, self.terminal.columns, _at(rows, done))
+                    done += 1
                 else:
                     self.ghosts.append(line)
-                self.expected_above.append(line)
+                    self.expected_above.append(line)
+                    self.above_ids.append(-1)
             top = max(0, top - len(pushed))
+        return done
 
     def feed(self, inputs: Iterable[Input] = (), *, resized: bool = False, checked: bool = True) -> list[Output]:
         """A tick and, when rows were inserted, its follow-up redraw (both checked)."""
@@ -291,15 +347,18 @@ class CheckedRenderer:
                 return 0
         return 0
 
-    def _matched(self, above: list[str], cuts: bool, split: bool) -> int:
-        """How many history rows ``above`` (the terminal's lines above the viewport) holds in order; ``split``: a
-        history line may be held by several consecutive terminal lines (GNU screen)."""
+    def _matched(self, above: list[str], cuts: bool, split: bool) -> tuple[int, list[int]]:
+        """How many history rows ``above`` (the terminal's lines above the viewport) holds in order, and the line
+        where each was found (-1: not found); ``split``: a history line may be held by several consecutive terminal
+        lines (GNU screen)."""
         found = since = index = 0
+        positions = [-1] * len(self.history)
         while index < len(above):
             line = above[index]
             if found < len(self.history):
                 wanted = self.history[found]
                 if line == wanted or (cuts and line and wanted.startswith(line)) or self._stale_after(line, wanted):
+                    positions[found] = index
                     since, found = found, found + 1
                 elif self.family is TerminalFamily.SCREEN:
                     moved = self._joined_at(line, found, since)
@@ -307,11 +366,12 @@ class CheckedRenderer:
                     while split and moved == found and extra < 8 and index + extra + 1 < len(above):
                         extra += 1
                         moved = self._joined_at("".join(above[index : index + extra + 1]), found, since)
+                    positions[found:moved] = [index + extra] * (moved - found)
                     if moved != found:
                         index += extra
                     since, found = found, moved
             index += 1
-        return found
+        return found, positions
 
     def _joined_at(self, line: str, found: int, since: int) -> int:
         """``found`` moved past the history rows the terminal line ``line`` holds soft-wrapped from there; or from a
@@ -333,14 +393,17 @@ class CheckedRenderer:
                 self._fail(f"viewport row {index} (screen row {top + index}) differs from the frame")
         above = self.logical_lines(top)
         cuts = self.family in (TerminalFamily.XTERM, TerminalFamily.XTERMJS)  # they cut rows instead of re-wrapping
-        found = self._matched(above, cuts, split=False)
+        found, positions = self._matched(above, cuts, split=False)
         if found < len(self.history) and self.family is TerminalFamily.SCREEN:
             # screen splits a long soft-wrapped line where a narrowing stopped re-wrapping it (measured on the real
             # screen, tests/test_screen_stream.py): the next terminal lines may continue it.
-            found = max(found, self._matched(above, cuts, split=True))
+            found, positions = max((found, positions), self._matched(above, cuts, split=True), key=lambda m: m[0])
         if found < len(self.history):
             lost = self.history[found]
             self._fail(f"inserted row {found} ({lost!r}) is missing above the viewport (lost or out of order)")
+        copy = find_copy(above, self.history, self.line_ids, positions, self.declared_copies, self._goes_on(result))
+        if copy is not None:
+            self._fail(copy.describe())
         x, y, visible = self._tt_cursor()
         frame = result.frame
         end = stream_end(result.state)
@@ -404,6 +467,11 @@ class CheckedRenderer:
                 self._fail(f"{name}: inserted row {index} is {seen!r}, expected {wanted!r}")
         if any(line.strip() for line in above[: len(above) - len(history)]):
             self._fail(f"{name}: unexpected non-blank lines before the inserted history")
+        # Every line above is known (history or ghost): a ghost holding a whole committed line again is a copy.
+        positions = [index for index, line_id in enumerate(self.above_ids) if line_id >= 0]
+        copy = find_copy(tail, self.history, self.line_ids, positions, self.declared_copies, self._goes_on(result))
+        if copy is not None:
+            self._fail(f"{name}: {copy.describe()}")
         x, y, visible = cursor
         phase = result.state.render.cursor_phase
         if phase is CursorPhase.VISIBLE_AT_COMPOSER:
@@ -412,6 +480,27 @@ class CheckedRenderer:
                 self._fail(f"{name}: cursor at {(x, y)} visible={visible}, expected visible at {wanted_cursor}")
         elif visible:
             self._fail(f"{name}: cursor visible during {phase.value}")
+
+
+def _drawn_log_rows(state: AppState) -> list[LogRow | None]:
+    """The log row each drawn log row of the viewport is (None where it is not one), as the core reads them when a
+    resize leaves its top rows in the terminal (``reduce_resize._commit_drawn_rows``)."""
+    screen, render = state.screen, state.render
+    drawn = screen.drawn or ()
+    width = screen.drawn_columns or state.columns
+    policy = state.config.width_policy
+    pending, _ = log_rows(state.log, width, policy)
+    theme = state.log.options.theme if state.log.options is not None else None
+    skip = render.visible_start - render.inserted_until
+    out: list[LogRow | None] = []
+    for index in range(min(screen.drawn_log_rows, len(drawn))):
+        row = pending[skip + index] if 0 <= skip + index < len(pending) else None
+        out.append(row if row is not None and draw_log_row(row, width, policy, theme) == drawn[index] else None)
+    return out
+
+
+def _at(rows: list[LogRow | None], index: int) -> LogRow | None:
+    return rows[index] if index < len(rows) else None
 
 
 def stream_end(state: AppState) -> tuple[int, int] | None:
