@@ -143,8 +143,24 @@ def _clamped_shrink(
 FAMILIES = [TerminalFamily.VTE, TerminalFamily.XTERMJS, TerminalFamily.TMUX, TerminalFamily.XTERM]
 
 
-@pytest.mark.parametrize("burst", [1, 2, 3])
-@pytest.mark.parametrize("family", FAMILIES, ids=[f.value for f in FAMILIES])
+# Burst 1 on the xterm and xterm.js models: the known duplicate below (README, "Known limits") happens while the
+# session runs, and the emulator checker fails there on the line it shows twice, before the final verdict.
+CAUGHT_MID_RUN = pytest.mark.xfail(
+    strict=True, raises=AssertionError, reason="intact rows after a garbled one are drawn again (duplicated)"
+)
+
+
+def _loss_params() -> list[object]:
+    caught = (TerminalFamily.XTERM, TerminalFamily.XTERMJS)
+    return [
+        pytest.param(family, burst, marks=[CAUGHT_MID_RUN] if burst == 1 and family in caught else [],
+                     id=f"{family.value}-{burst}")
+        for family in FAMILIES
+        for burst in (1, 2, 3)
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(("family", "burst"), _loss_params())
 def test_frame_in_flight_at_a_shrink_below_its_reach_loses_no_line(family: TerminalFamily, burst: int) -> None:
     """A frame in flight at a shrink to fewer rows than it moves up loses no line and cuts none."""
     verdict = _clamped_shrink(family, burst)

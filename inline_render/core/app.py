@@ -15,7 +15,7 @@ from .log import LogRow, LogState, RenderOptions
 from .ops import Op, as_ops
 from .state import Config, RenderState
 
-__all__ = ["RECENT_FRAMES", "AppState", "FrameRecord", "Screen", "initial_state"]
+__all__ = ["RECENT_FRAMES", "AppState", "FrameRecord", "PushedOpen", "Screen", "initial_state"]
 
 RECENT_FRAMES = 4  # frames whose written rows a resize distrusts when frames were in flight (the count unknown)
 DialogRequest = ConfirmRequest | PromptRequest | PickRequest | FormRequest
@@ -102,6 +102,16 @@ class Screen:
 
 
 @dataclass(frozen=True, slots=True)
+class PushedOpen:
+    """Rows (as drawn, at ``columns``) of text not yet committed that a shrink pushed into history (``pushed``),
+    right after the first ``after`` rows the log inserted."""
+
+    columns: int
+    rows: tuple[Row, ...]
+    after: int
+
+
+@dataclass(frozen=True, slots=True)
 class AppState:
     """Application state (log, composer, dialog, status) and RenderState, as one value."""
 
@@ -129,6 +139,10 @@ class AppState:
     # garbled and queued again (counted back from the last row inserted: 1 is the last), and the texts of the rows
     # it found intact and counted as inserted.
     replayed: tuple[tuple[int, ...], tuple[str, ...]] | None = None
+    # Until the log commits them or they can no longer be adopted (``pushed``): rows of open text a shrink pushed
+    # into history; and this tick: the texts of such rows counted as inserted without being written again.
+    pushed_open: PushedOpen | None = None
+    adopted_rows: tuple[str, ...] = ()
     screen: Screen = field(default_factory=Screen)
 
 

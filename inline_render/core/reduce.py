@@ -11,6 +11,8 @@ This module owns every transition of application state.  Its rules:
   are dropped with one visible error line (never an exception).
 * ``log.clear`` is the only transition that resets ``inserted_until``.
 * A ``Resize`` goes to ``reduce_resize`` (its own module: the transition and the helpers only it uses).
+* Rows of open text a shrink pushed into history are adopted (counted as inserted, not written again) once the
+  log commits them as they were drawn (``pushed``), checked after every tick's inputs.
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ from ..widgets.editor import apply_completions, composer_key, composer_paste, co
 from .app import AppState
 from .evolve import copier, evolve
 from .preflight import is_diff_line, match_preview_header, match_ready, preview_header, ready_line
+from .pushed import adopt_pushed_open
 from .reduce_resize import reduce_resize
 from .state import ConfirmPhase, RenderState
 
@@ -164,7 +167,11 @@ def _finish(state: AppState, item: LogFinish, out: Outputs) -> AppState:
 
 def _clear(state: AppState, item: LogClear, out: Outputs) -> AppState:
     render = replace(state.render, wrapped_total=0, visible_start=0, visible_end=0, inserted_until=0)
-    return replace(state, log=state.log.cleared(), render=render, log_cleared=True, legacy_diff=False)
+    pushed = state.pushed_open
+    if pushed is not None:  # the rows after the last inserted one are the first the cleared log inserts
+        pushed = replace(pushed, after=0) if pushed.after == state.render.inserted_until else None
+    log = state.log.cleared()
+    return replace(state, log=log, render=render, log_cleared=True, legacy_diff=False, pushed_open=pushed)
 
 
 def _preview(state: AppState, item: PermissionPreview, out: Outputs) -> AppState:
@@ -300,8 +307,17 @@ def reduce_inputs(state: AppState, inputs: Iterable[Input]) -> tuple[AppState, l
     render: RenderState = state.render
     if render.confirm_phase is ConfirmPhase.PENDING and state.screen.dialog_drawn:
         render = replace(render, confirm_phase=ConfirmPhase.ACTIVE)
-    if render is not state.render or state.log_cleared or state.pushed_rows or state.kept_rows or state.replayed:
-        state = evolve(state, render=render, log_cleared=False, pushed_rows=0, kept_rows=0, replayed=None)
+    if (
+        render is not state.render
+        or state.log_cleared
+        or state.pushed_rows
+        or state.kept_rows
+        or state.replayed
+        or state.adopted_rows
+    ):
+        state = evolve(
+            state, render=render, log_cleared=False, pushed_rows=0, kept_rows=0, replayed=None, adopted_rows=()
+        )
     out: Outputs = []
     items = inputs if isinstance(inputs, (list, tuple)) else list(inputs)
     index = 0
@@ -322,4 +338,6 @@ def reduce_inputs(state: AppState, inputs: Iterable[Input]) -> tuple[AppState, l
             continue
         state = _HANDLERS[type(item)](state, item, out)
         index += 1
+    if state.pushed_open is not None:
+        state = adopt_pushed_open(state)
     return state, out

@@ -22,6 +22,7 @@ from .inflight import clamped, damaged_lines, replay_frames
 from .log import LogRow, continues_line, entry_rows, log_rows, same_line
 from .ops import Index, LineFeed, MoveBy, RestoreCursor, SaveCursor
 from .plan_stream import appends_at_cursor, rewrap_stream
+from .pushed import record_pushed_open
 from .rows import draw_log_row
 
 __all__ = ["reduce_resize"]
@@ -80,6 +81,7 @@ def reduce_resize(state: AppState, item: Resize, out: list[Output]) -> AppState:
     if now < index:
         # The terminal pushed the viewport's top rows into scrollback itself (one screen row each).
         state = _commit_drawn_rows(state, min(index - now, trusted), kept=False)
+        state = record_pushed_open(state, min(index - now, trusted))
     if trusted < index and state.config.resize_reflow and not glued:
         state = _redrawn_line_again(state)
     # Rows this tick counted as inserted (kept or pushed, by this resize or an earlier one of the tick) are no

@@ -169,6 +169,8 @@ class CheckedRenderer:
                     del self.history[size - back], self.history_columns[size - back], self.line_ids[size - back]
                 for text in found:
                     self._commit(text, self.terminal.columns, None)
+        if result.state.adopted_rows:
+            self._adopt(result.state.adopted_rows)
         width = result.layout.columns
         for row in result.layout.to_insert[: result.effect.rows_inserted]:
             text = row_text(draw_log_row(row, width, self.renderer.state.config.width_policy)).rstrip(" ")
@@ -229,6 +231,30 @@ class CheckedRenderer:
         if self.family is TerminalFamily.SIMPLE:
             self.expected_above.append(text)
             self.above_ids.append(self._lines)
+
+    def _adopt(self, texts: tuple[str, ...]) -> None:
+        """Rows of open text a shrink pushed into history that the core now counts as inserted (``core.pushed``):
+        history from now on, one line; on ``SIMPLE`` the ghost rows the push left above become those rows."""
+        self._last_row = None
+        self._lines += 1
+        columns = self.terminal.columns
+        if self.family is TerminalFamily.SIMPLE:
+            above, ids = self.expected_above, self.above_ids
+            for start in range(len(above) - len(texts), -1, -1):
+                if (
+                    ids[start : start + len(texts)] == [-1] * len(texts)
+                    and tuple(above[start : start + len(texts)]) == texts
+                ):
+                    ids[start : start + len(texts)] = [self._lines] * len(texts)
+                    for text in texts:
+                        self.ghosts.remove(text)
+                    break
+            else:
+                raise AssertionError(f"rows adopted by the core that no shrink pushed: {texts!r}")
+        for text in texts:
+            self.history.append(text)
+            self.history_columns.append(columns)
+            self.line_ids.append(self._lines)
 
     def _goes_on(self, result: TickResult) -> bool:
         """The last committed row's line goes on in rows not committed yet (its copy is judged when it is whole)."""

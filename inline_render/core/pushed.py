@@ -1,0 +1,78 @@
+"""Rows a shrinking terminal pushed into its history while their text could still change, and their adoption.
+
+A shrink pushes the viewport's top rows into the terminal's history itself.  Committed rows among them count as
+inserted at once (``reduce_resize``); rows of text the commit rule still holds (the open line of a stream, a
+Markdown block still open) cannot: their text may still grow, and the viewport draws them again below.  What
+they said stays in history as a ghost piece, and when the text then ends exactly as those rows showed it (the
+stream finishes with no more text, ``/clear`` ends it), inserting it would show the same line twice.
+
+So the resize remembers those rows (``AppState.pushed_open``), and every tick after it compares them with the
+rows the log would insert next: once the rows are committed and the same, and end a line, they are adopted, counted
+as inserted without being written again.  Its rules:
+
+* Only rows right after the last inserted one, with nothing inserted since: history holds them in their place.
+* Compared at the width they were drawn at (history keeps them so, or re-wrapped, or cut where the terminal cuts
+  every row).  A later resize moves them as it moves the inserted rows before them (a growth pulls both back
+  onto the screen above the viewport, which a re-anchor never erases), so they stay adoptable; a later shrink that
+  pushes rows of the same open text again replaces them.
+* Only a whole line: a line adopted in part and inserted in part would read as two broken lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..text.style import row_text
+from .app import AppState, PushedOpen
+from .log import log_rows, same_line
+from .rows import draw_log_row
+
+__all__ = ["adopt_pushed_open", "record_pushed_open"]
+
+
+def record_pushed_open(state: AppState, upto: int) -> AppState:
+    """After a shrink pushed the viewport's top ``upto`` drawn rows into history and the committed ones among them
+    were counted: remember the log rows after those, drawn exactly as the log would draw them."""
+    drawn, render = state.screen.drawn, state.render
+    if drawn is None or render.visible_start != render.inserted_until:
+        return state
+    skip = state.pushed_rows + state.kept_rows
+    width = state.screen.drawn_columns or state.columns
+    policy = state.config.width_policy
+    theme = state.log.options.theme if state.log.options is not None else None
+    pending, _ = log_rows(state.log, width, policy)
+    limit = min(upto - skip, state.screen.drawn_log_rows - skip, len(pending), len(drawn) - skip)
+    count = 0
+    while count < limit and drawn[skip + count] == draw_log_row(pending[count], width, policy, theme):
+        count += 1
+    if not count:
+        return state
+    rows = tuple(drawn[skip : skip + count])
+    return replace(state, pushed_open=PushedOpen(width, rows, render.inserted_until))
+
+
+def adopt_pushed_open(state: AppState) -> AppState:
+    """The tick's state with the remembered pushed rows counted as inserted once the log commits them as they were
+    drawn (and as a whole line); forgotten as soon as it cannot be so."""
+    pushed = state.pushed_open
+    if pushed is None:
+        return state
+    render = state.render
+    policy = state.config.width_policy
+    if render.inserted_until != pushed.after:
+        return replace(state, pushed_open=None)  # rows went into history after them: they are out of place
+    theme = state.log.options.theme if state.log.options is not None else None
+    pending, committed = log_rows(state.log, pushed.columns, policy)
+    count = len(pushed.rows)
+    if len(pending) < count or any(
+        draw_log_row(pending[index], pushed.columns, policy, theme) != row for index, row in enumerate(pushed.rows)
+    ):
+        return replace(state, pushed_open=None)  # the text changed under them: they stay a ghost piece
+    if committed < count:
+        return state  # still open and still the same: wait
+    if count < len(pending) and same_line(pending[count - 1], pending[count]):
+        return replace(state, pushed_open=None)  # the line goes on past them: inserted whole, they are a ghost
+    inserted = render.inserted_until + count
+    render = replace(render, inserted_until=inserted, visible_start=max(render.visible_start, inserted))
+    adopted = tuple(row_text(row).rstrip(" ") for row in pushed.rows)
+    return replace(state, log=state.log.advance(pending[:count]), render=render, pushed_open=None, adopted_rows=adopted)

@@ -1,0 +1,58 @@
+"""Rows of an open line a shrink pushed into history are adopted when the line ends as they showed it (issue 31).
+
+A shrink pushes the viewport's top rows into the terminal's history; a row of a stream's open line among them
+cannot count as inserted (more text may come), and the viewport draws the line again below.  When the stream then
+ends with the line as the pushed row showed it (finished, ``/clear``, a newline), inserting it would show the line
+twice: the core adopts the pushed row instead (``inline_render.core.pushed``).  Found by the random machine.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from inline_render import Config, Input, LogAppend, LogClear, LogDelta, LogFinish, Resize
+from inline_render.terminals.memory import TerminalFamily
+from inline_render.testing import CheckedRenderer
+
+FILLERS = 12
+ENDINGS: dict[str, list[list[Input]]] = {
+    "finish": [[Resize(8, 3)], [LogFinish("a")]],
+    "finish after a shrink of the height only": [[Resize(80, 3)], [LogFinish("a")]],
+    "clear": [[Resize(8, 3)], [LogClear()]],
+    "a growth, then finish": [[Resize(8, 3)], [Resize(8, 20)], [LogFinish("a")]],
+    "a newline, then more": [[Resize(80, 3)], [LogDelta("a", "\nnext")], [LogFinish("a")]],
+}
+
+
+def _session(family: TerminalFamily, steps: list[list[Input]]) -> list[str]:
+    # As the shell configures each terminal (an unknown one, SIMPLE, is taken for a re-wrapping one).
+    reflow = family.reflows or family is TerminalFamily.SIMPLE
+    config = Config(viewport_height=8, resize_reflow=reflow, soft_wrap_lines=family is TerminalFamily.SCREEN)
+    checked = CheckedRenderer(80, 24, config=config, cursor_row=0, family=family)
+    checked.feed([LogAppend("assistant", "", id="a", final=False)])
+    checked.feed([LogDelta("a", "the")])
+    for inputs in steps:
+        checked.feed(inputs)
+    # The rest of the session pushes everything into history (GNU screen: none, or its reach, which only line
+    # feeds extend, would hide the line; the checker judges screen's history with its reach).
+    for number in range(0 if family is TerminalFamily.SCREEN else FILLERS):
+        checked.feed([LogAppend("text", f"f{number}")])
+    return list(checked.terminal.all_lines())
+
+
+@pytest.mark.parametrize("ending", ENDINGS)
+@pytest.mark.parametrize("family", list(TerminalFamily), ids=[f.value for f in TerminalFamily])
+def test_an_open_line_pushed_by_a_shrink_is_shown_once_when_it_ends_so(family: TerminalFamily, ending: str) -> None:
+    """Streamed 'the', a shrink pushes its row into history, the line ends as 'the': shown once, never twice."""
+    lines = _session(family, ENDINGS[ending])
+    shown = sum(line.rstrip() == "▸ the" for line in lines)
+    # GNU screen keeps the rows a shrink pushed out of reach of its history (``TestTerminal.scrolled``; the checker
+    # judges its history with that reach): there the line is shown at most once.
+    assert shown == 1 or (family is TerminalFamily.SCREEN and shown == 0), lines
+    assert all(f"f{number}" in lines for number in range(0 if family is TerminalFamily.SCREEN else FILLERS)), lines
+
+
+def test_an_open_line_that_goes_on_is_inserted_whole_after_its_pushed_piece() -> None:
+    """More text on the pushed row's line: the line is inserted whole; the pushed piece stays a ghost, not a copy."""
+    lines = _session(TerminalFamily.TMUX, [[Resize(80, 3)], [LogDelta("a", " end")], [LogFinish("a")]])
+    assert sum(line.rstrip() == "▸ the end" for line in lines) == 1, lines
