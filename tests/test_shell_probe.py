@@ -69,13 +69,13 @@ def test_queries_end_with_the_cursor_report() -> None:
 
 
 def test_config_follows_the_terminal_unless_the_app_decides() -> None:
-    """Re-wrapping families (tmux, VTE, xterm.js) keep committed rows on resize; sync only when confirmed; an
-    explicit option wins."""
+    """Re-wrapping families (tmux, VTE, xterm.js) and unknown terminals keep committed rows on resize; sync only
+    when confirmed; an explicit option wins."""
     tmux = TerminalInfo(family=TerminalFamily.TMUX)
     assert config_for(AppOptions(), tmux).resize_reflow is True
     assert config_for(AppOptions(), TerminalInfo(family=TerminalFamily.XTERM)).resize_reflow is False
     assert config_for(AppOptions(), TerminalInfo(family=TerminalFamily.VTE)).resize_reflow is True
-    assert config_for(AppOptions(), TerminalInfo()).resize_reflow is False  # unknown: rows may be cut
+    assert config_for(AppOptions(), TerminalInfo()).resize_reflow is True  # unknown: its kept rows stay kept
     assert config_for(AppOptions(reflow=False), tmux).resize_reflow is False
     assert config_for(AppOptions(), tmux).synchronized_output is False
     assert config_for(AppOptions(), TerminalInfo(synchronized_output=True)).synchronized_output is True

@@ -39,7 +39,8 @@ class AppOptions:
     """Inline mode: record every tick to this scenario file."""
     reflow: bool | None = None
     """Whether the terminal re-wraps rows on a width change; None (the default): asked of the terminal at
-    startup (``TerminalFamily.reflows``).  Unknown terminals get the model that cannot erase a committed row."""
+    startup (``TerminalBehaviour.from_answers``).  Unknown terminals are taken for re-wrapping ones: that model
+    loses and repeats no line on either kind (measured on kitty and xterm)."""
     ctrl_c_window: float = 2.0
     """Seconds after a Ctrl-C in which a second Ctrl-C exits (the status line says so meanwhile)."""
     history_file: str | None = None

@@ -22,8 +22,9 @@ class TerminalBehaviour:
 
     family: TerminalFamily = TerminalFamily.SIMPLE
     reflows: bool = False
-    """Re-wraps rows wider than a new width instead of cutting them (tmux, VTE, xterm.js, GNU screen; not xterm):
-    a resize may then keep the committed rows where the terminal put them."""
+    """Re-wraps rows wider than a new width instead of cutting them (tmux, VTE, xterm.js, GNU screen, and any
+    terminal the probe has no model for; not xterm): a resize then keeps the committed rows where the terminal
+    put them."""
     soft_wrapped_text: bool = False
     """GNU screen: only as many history rows stay in reach as line feeds scrolled in, and a widening that joins
     soft-wrapped rows brings back those a shrink put out of reach, so log text goes in as ``printf``'s would
@@ -37,9 +38,17 @@ class TerminalBehaviour:
         cls, family: TerminalFamily, synchronized_output: bool | None, *, reflow: bool | None = None
     ) -> TerminalBehaviour:
         """The behaviour of a terminal that answered as ``family`` (``reflow``: the app's override, if any)."""
+        if reflow is None:
+            # A terminal the probe has no model for (``SIMPLE``) is taken for one that re-wraps: the resize then
+            # keeps the committed rows where the terminal put them and redraws only the open ones, which loses
+            # and repeats no line whichever the terminal does.  Taken for one that cuts, a terminal that re-wraps
+            # gets its kept rows drawn again below them (kitty: lines twice in every storm); xterm, which cuts,
+            # under the re-wrapping model loses and repeats none either, leaving a few more ghost rows (measured:
+            # tests/realterm, README's figures).  Only a terminal measured to cut (xterm) is so taken.
+            reflow = family.reflows or family is TerminalFamily.SIMPLE
         return cls(
             family=family,
-            reflows=family.reflows if reflow is None else reflow,
+            reflows=reflow,
             soft_wrapped_text=family is TerminalFamily.SCREEN,
             synchronized_output=synchronized_output is True,
         )
