@@ -12,6 +12,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -42,6 +43,10 @@ def kitty() -> KittyAdapter:
     if reason:
         pytest.skip(f"kitty: {reason}")
     return adapter
+
+
+def _ends_with(path: Path, tail: str) -> bool:
+    return path.read_text().endswith(tail)
 
 
 def _until(what: str, done: Callable[[], bool]) -> None:
@@ -90,7 +95,7 @@ def test_every_size_a_storm_asks_for_comes_out_exact(kitty: KittyAdapter, tmp_pa
         _until("the first pty size", lambda: sizes.exists() and sizes.read_text() == "80x24\n")
         for columns, rows in ((30, 8), (140, 50), (31, 9), (139, 49), (77, 23), (100, 37)):
             terminal.resize(columns, rows)
-            _until(f"the pty at {columns}x{rows}", lambda c=columns, r=rows: sizes.read_text().endswith(f"\n{c}x{r}\n"))
+            _until(f"the pty at {columns}x{rows}", partial(_ends_with, sizes, f"\n{columns}x{rows}\n"))
             state = terminal.window_state()
             assert (state["columns"], state["lines"]) == (columns, rows)
     finally:
