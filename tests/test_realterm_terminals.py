@@ -69,19 +69,16 @@ def test_full_width_rows_keep_their_last_cell_at_exit(name: str) -> None:
 # 20 storms of seeds 1-20 per terminal (python -m tests.realterm storm -t tmux vte xtermjs xterm --storms 20 --seed 1,
 # on a loaded 2-core machine, 2026-11-23): tmux, xterm, VTE and xterm.js lost and duplicated nothing (strict; VTE
 # cut a line in 2 of 20 before frames in flight at a shrink below their reach were replayed), against the --plain
-# reference.  Remove a terminal from here once it passes (its test is then strict).
+# reference.  Remove a terminal from here once it passes (its test is then strict).  kitty, unknown to the library
+# and taken for a re-wrapping terminal since 8d9db30, lost and duplicated nothing in 20 storms (seeds 1-20) at
+# bc8785a; taken for one that cuts rows before, every storm showed 1-9 lines twice (tests/realterm/README.md, kitty).
 STORM_FAILS = {
     "screen": "one storm compared with one printf run: since the open line streams as one text (2026-11-24, "
     "ten storms: 75, 75 and 77 lines missing against printf's 78 and 79, none cut or duplicated) the library "
     "loses no more than printf, but a storm's count on screen varies by a line or two between runs of the same "
     "code, printf's too (the oldest lines, out of screen's reach: tests/test_screen_reach.py); README, Known limits",
-    # Not strict only while the library's change that takes unknown terminals for re-wrapping ones is in progress
-    # (its working tree: 0 lost, 0 duplicated in the same 10 storms); remove kitty from here once it is committed.
-    "kitty": "kitty is no family the library knows (it answers kitty(0.26.5), DA2 >1;4000;26c: SIMPLE, taken for a "
-    "terminal that cuts rows), so a resize draws the committed rows kitty kept and re-wrapped again: at 2642f16, 10 of "
-    "10 storms (seeds 1-10) showed 1-8 lines twice, 48 in all, and cut 5; printf lost 5 there and duplicated none "
-    "(tests/realterm/README.md, kitty)",
 }
+
 
 STRICT_TERMINALS = TERMINALS[:-1]  # GNU screen loses lines by itself: judged against printf below
 
