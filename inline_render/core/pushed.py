@@ -15,7 +15,8 @@ as inserted without being written again.  Its rules:
   every row).  A later resize moves them as it moves the inserted rows before them (a growth pulls both back
   onto the screen above the viewport, which a re-anchor never erases), so they stay adoptable; a later shrink that
   pushes rows of the same open text again replaces them.
-* Only a whole line: a line adopted in part and inserted in part would read as two broken lines.
+* Only whole lines, the first of the pushed rows on: a line adopted in part and inserted in part would read as two
+  broken lines.  Pushed rows after those that no longer read as the log's next rows stay ghosts.
 """
 
 from __future__ import annotations
@@ -63,16 +64,16 @@ def adopt_pushed_open(state: AppState) -> AppState:
         return replace(state, pushed_open=None)  # rows went into history after them: they are out of place
     theme = state.log.options.theme if state.log.options is not None else None
     pending, committed = log_rows(state.log, pushed.columns, policy)
-    count = len(pushed.rows)
-    if len(pending) < count or any(
-        draw_log_row(pending[index], pushed.columns, policy, theme) != row for index, row in enumerate(pushed.rows)
-    ):
+    count, limit = 0, min(len(pushed.rows), len(pending))
+    while count < limit and draw_log_row(pending[count], pushed.columns, policy, theme) == pushed.rows[count]:
+        count += 1  # the rows that still read as pushed (a clear may have dropped an empty entry's row after them)
+    if not count:
         return replace(state, pushed_open=None)  # the text changed under them: they stay a ghost piece
     if committed < count:
-        return state  # still open and still the same: wait
+        return state if count == len(pushed.rows) else replace(state, pushed_open=None)  # open: wait while the same
     if count < len(pending) and same_line(pending[count - 1], pending[count]):
         return replace(state, pushed_open=None)  # the line goes on past them: inserted whole, they are a ghost
     inserted = render.inserted_until + count
     render = replace(render, inserted_until=inserted, visible_start=max(render.visible_start, inserted))
-    adopted = tuple(row_text(row).rstrip(" ") for row in pushed.rows)
+    adopted = tuple(row_text(row).rstrip(" ") for row in pushed.rows[:count])
     return replace(state, log=state.log.advance(pending[:count]), render=render, pushed_open=None, adopted_rows=adopted)

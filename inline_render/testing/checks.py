@@ -239,18 +239,17 @@ class CheckedRenderer:
         self._lines += 1
         columns = self.terminal.columns
         if self.family is TerminalFamily.SIMPLE:
-            above, ids = self.expected_above, self.above_ids
-            for start in range(len(above) - len(texts), -1, -1):
-                if (
-                    ids[start : start + len(texts)] == [-1] * len(texts)
-                    and tuple(above[start : start + len(texts)]) == texts
-                ):
-                    ids[start : start + len(texts)] = [self._lines] * len(texts)
-                    for text in texts:
-                        self.ghosts.remove(text)
-                    break
-            else:
+            # The first ghost rows after the last committed one (nothing was inserted after them), as the terminal
+            # has them (cut at a narrowing).
+            ids = self.above_ids
+            last = max((index for index, line in enumerate(ids) if line != -1), default=-1)
+            ghosts = [index for index in range(last + 1, len(ids)) if ids[index] == -1][: len(texts)]
+            if len(ghosts) < len(texts):
                 raise AssertionError(f"rows adopted by the core that no shrink pushed: {texts!r}")
+            for index in ghosts:
+                ids[index] = self._lines
+                self.ghosts.remove(self.expected_above[index])
+            texts = tuple(self.expected_above[index] for index in ghosts)
         for text in texts:
             self.history.append(text)
             self.history_columns.append(columns)
