@@ -56,3 +56,23 @@ def test_an_open_line_that_goes_on_is_inserted_whole_after_its_pushed_piece() ->
     """More text on the pushed row's line: the line is inserted whole; the pushed piece stays a ghost, not a copy."""
     lines = _session(TerminalFamily.TMUX, [[Resize(80, 3)], [LogDelta("a", " end")], [LogFinish("a")]])
     assert sum(line.rstrip() == "▸ the end" for line in lines) == 1, lines
+
+
+@pytest.mark.parametrize("reflow", [False, True])
+@pytest.mark.parametrize("family", list(TerminalFamily), ids=[f.value for f in TerminalFamily])
+def test_a_clear_after_a_narrowing_shrink_adopts_what_still_reads_as_pushed(
+    family: TerminalFamily, reflow: bool
+) -> None:
+    """The random machine's example: a stream, an empty entry, a shrink to 3x1 pushes both rows, a clear drops the
+    empty one: the stream's row is adopted (the checker sees no copy); before, '▸ the' was shown twice."""
+    if family is TerminalFamily.SIMPLE and reflow:
+        pytest.skip("the SIMPLE model cuts rows: a re-wrapping config on it keeps rows it cannot judge")
+    config = Config(viewport_height=8, resize_reflow=reflow, soft_wrap_lines=family is TerminalFamily.SCREEN)
+    checked = CheckedRenderer(80, 24, config=config, cursor_row=0, family=family)
+    checked.feed([LogAppend("assistant", "", id="s1", final=False)])
+    checked.feed([LogDelta("s1", "the")])
+    checked.feed([LogAppend("text", "")])
+    checked.feed([Resize(3, 1)])
+    checked.feed([LogClear()])
+    checked.feed([Resize(80, 24)])
+    checked.feed([LogAppend("text", "after")])
