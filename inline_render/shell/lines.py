@@ -32,8 +32,9 @@ log = logging.getLogger(__name__)
 def line_inputs(line: str, state: AppState | None, *, jsonl: bool = False) -> list[Input]:
     """The inputs that type ``line`` (without its newline) into what has the focus, then submit it.
 
-    A confirm dialog takes the line's characters as its keys (``y``, ``n``...); the composer, a
-    prompt or a pick dialog take it as one paste followed by Enter.  In JSON Lines mode a line that
+    A confirm dialog takes the whole line as its answer (``y``, ``yes``, ``n``, ``no``, ``a``/``always``,
+    ``s``/``session``; anything else denies); the composer, a prompt or a pick dialog take it as one
+    paste followed by Enter.  In JSON Lines mode a line that
     is a JSON object is one input in the scenario vocabulary (``{"type": "key", "key": "y"}``); a bad
     one is reported as an error entry, never an exception.
     """
@@ -44,9 +45,23 @@ def line_inputs(line: str, state: AppState | None, *, jsonl: bool = False) -> li
             return [LogAppend("error", f"stdin: {error}")]
     dialog = state.dialog if state is not None else None
     if isinstance(dialog, ConfirmDialog):
-        keys: list[Input] = [Key(char) for char in line.strip()]
-        return keys or [Key("enter")]
+        return _confirm_inputs(dialog, line)
     return [Paste(line), Key("enter")] if line else [Key("enter")]
+
+
+def _confirm_inputs(dialog: ConfirmDialog, line: str) -> list[Input]:
+    """A confirm takes a whole line: one of its choices, or the denial of a line that is none of them.
+
+    Read letter by letter, "okay, no" approved through its ``y`` and left ", no" for the next message.  A line
+    that is no choice denies (a script's next line is not eaten by a question asked again) and says why.
+    """
+    if dialog.reason is not None:  # the deny reason being asked for: the line is the reason
+        return [*(Key(char) for char in line), Key("enter")]
+    key = dialog.line_key(line)
+    if key is not None:
+        return [Key(key)]
+    note = LogAppend("warn", f"{line.strip()!r} is no answer ({', '.join(dialog.answer_words())}): denied")
+    return [note, Key("escape")]
 
 
 class LineReader:

@@ -36,6 +36,9 @@ __all__ = [
 ]
 
 
+# The word a whole-line answer may spell each confirm action with (the others are their own word).
+_ACTION_WORDS = {"ok": "yes", "deny": "no"}
+
 # A styled message (trusted ANSI) is wrapped once per (text, width), as a plain one is.
 _wrapped_styled = functools.lru_cache(maxsize=16)(wrap_ansi)
 
@@ -84,6 +87,25 @@ class ConfirmDialog:
         if self.request.allow_remember:  # remembering is offered only when the request allows it
             out += [("a", "Always", "always"), ("s", "Session", "session")]
         return out
+
+    def answer_words(self) -> list[str]:
+        """How each choice is answered with a typed line: ``y/yes``, ``n/no``, ``a/always``, ``s/session``."""
+        return [f"{letter}/{_ACTION_WORDS.get(action, action)}" for letter, _, action in self.choices()]
+
+    def line_key(self, line: str) -> str | None:
+        """The key a whole typed line answers with (line input), or None when the line is no answer.
+
+        The line must be one of the choices as a whole (its letter, ``yes``/``no``/``always``/``session``
+        or its label, any case); an empty line is Enter (the default choice).  Nothing is read letter by
+        letter: "okay" is no answer, although it holds a ``y`` and an ``a``.
+        """
+        word = line.strip().lower()
+        if not word:
+            return "enter"
+        for letter, label, action in self.choices():
+            if word in (letter, _ACTION_WORDS.get(action, action), flatten(label).strip().lower()):
+                return letter
+        return None
 
     def _act(self, action: str) -> tuple[Dialog | None, Output | None]:
         if action == "ok":
