@@ -24,6 +24,7 @@ Every method only queues inputs: they go through the tick like everything else.
 from __future__ import annotations
 
 import asyncio
+import difflib
 import itertools
 from collections.abc import Callable, Iterable, Sequence
 from types import TracebackType
@@ -41,6 +42,7 @@ from ..inputs import (
     LogDelta,
     LogFinish,
     LogReplace,
+    PermissionPreview,
     PickOption,
     PickRequest,
     PromptRequest,
@@ -54,7 +56,7 @@ from ..text.style import Segment, Style
 if TYPE_CHECKING:
     from ..commands.registry import CommandRegistry
 
-__all__ = ["AppApi", "OptionSpec", "Stream", "SubmitHook", "WorkingScope"]
+__all__ = ["AppApi", "OptionSpec", "Stream", "SubmitHook", "WorkingScope", "diff_preview"]
 
 SubmitHook = Callable[[str], "str | None"]
 OptionSpec = str | PickOption | tuple[str, str]
@@ -239,9 +241,22 @@ class AppApi:
         return answer
 
     async def approve(
-        self, description: str, *, risk: str = "", worker_path: Sequence[str] = (), allow_remember: bool = True
+        self,
+        description: str,
+        *,
+        risk: str = "",
+        worker_path: Sequence[str] = (),
+        allow_remember: bool = True,
+        preview: PermissionPreview | str | None = None,
     ) -> str:
-        """Seed 003's approval: ``[y]es / [n]o / [a]lways / [s]ession``; "yes", "no", "always" or "session"."""
+        """Seed 003's approval: ``[y]es / [n]o / [a]lways / [s]ession``; "yes", "no", "always" or "session".
+
+        ``preview`` shows what is approved above the dialog, drawn as a runtime's permission preview: a
+        ``PermissionPreview`` (``diff_preview(path, before, after)`` makes one for a file write), or a string
+        (a unified diff when it has a ``@@`` hunk line, else a one-line summary).
+        """
+        if preview is not None:
+            self.send(_preview_input(preview, description))
         answer = await self.confirm_answer(
             "Approval Required",
             description,
@@ -370,6 +385,30 @@ class AppApi:
         if isinstance(output, Interrupt) and self.commands is not None:
             self.commands.interrupt()  # Esc / Ctrl-C: a running command stops, control returns to the prompt
         return output, inputs
+
+
+def diff_preview(
+    file_path: str, before: str, after: str, *, tool: str = "write", language: str | None = None
+) -> PermissionPreview:
+    """The preview of writing ``after`` over ``before`` into ``file_path``: a unified diff, highlighted by the
+    file's language (``language`` names it when the path does not)."""
+    lines = difflib.unified_diff(
+        before.splitlines(keepends=True), after.splitlines(keepends=True), file_path, file_path, lineterm=""
+    )
+    # Lines of the old or new text that lack a newline (the last one) would run into the next: one per row.
+    diff = "\n".join(line.rstrip("\n") for line in lines)
+    summary = None if diff else f"{file_path}: no change"
+    return PermissionPreview(tool, diff or None, summary, file_path=file_path, language=language)
+
+
+def _preview_input(preview: PermissionPreview | str, description: str) -> PermissionPreview:
+    """An approval's preview as the core's input; a string is a diff when it has a hunk, else a summary."""
+    if isinstance(preview, PermissionPreview):
+        return preview
+    tool = description.split()[0] if description.split() else "tool"
+    if any(line.startswith("@@") for line in preview.splitlines()):
+        return PermissionPreview(tool, diff=preview)
+    return PermissionPreview(tool, summary=preview)
 
 
 def _option(option: OptionSpec) -> PickOption:
