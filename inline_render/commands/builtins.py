@@ -11,8 +11,9 @@ from __future__ import annotations
 import inspect
 import shlex
 from collections import defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidInput
 from ..inputs import LogClear
@@ -24,22 +25,28 @@ from .table import CommandContext, ManualTool
 if TYPE_CHECKING:
     from .table import CommandTable
 
-__all__ = ["add_builtins", "help_lines", "tools_lines"]
+__all__ = ["BUILTIN_NAMES", "add_builtins", "help_lines", "tools_lines"]
 
 TOOLS_HINT = "Run: /tool <name> [--arg value ...]  (-i: fill a form)"
 
+BUILTIN_NAMES = ("help", "clear", "exit", "status", "model", "config", "tools", "tool")
+"""Every built-in, in the order ``/help`` lists them (``CommandRegistry(builtins=...)`` picks some)."""
 
-def add_builtins(registry: CommandTable) -> None:
-    """Register every built-in on ``registry``."""
+
+def add_builtins(registry: CommandTable, names: Iterable[str] = BUILTIN_NAMES) -> None:
+    """Register the built-ins ``names`` (all by default) on ``registry``; an unknown name raises ``InvalidInput``."""
+    wanted = tuple(names)
+    unknown = [name for name in wanted if name not in BUILTIN_NAMES]
+    if unknown:
+        raise InvalidInput(
+            f"no built-in command {', '.join(map(repr, unknown))}; built-ins: {', '.join(BUILTIN_NAMES)}"
+        )
     add = registry.add
-    add("help", _help, "Show the commands (/help NAME: one command's options)", builtin=True, free=True)
-    add("clear", _clear, "Clear the conversation", builtin=True)
-    add("exit", _exit, "Exit the session", aliases=("quit",), builtin=True)
-    add("status", _status, "Show the session's state", builtin=True)
-    add("model", _model, "Show or switch the model (/model list, /model NAME)", builtin=True, free=True)
-    add("config", _config, "View or change settings (/config KEY VALUE)", builtin=True, free=True)
-    add("tools", _tools, "List the manual tools by category", aliases=("ts",), builtin=True)
-    add("tool", _tool, "Run a manual tool: /tool NAME [--arg value ...] or -i", aliases=("t",), builtin=True, free=True)
+    for name in BUILTIN_NAMES:  # in the listed order, whatever order they were asked in
+        if name not in wanted:
+            continue
+        handler, description, aliases, free = _BUILTINS[name]
+        add(name, handler, description, aliases=aliases, builtin=True, free=free)
 
 
 def help_lines(registry: CommandTable, name: str | None = None) -> list[str]:
@@ -72,7 +79,8 @@ def help_lines(registry: CommandTable, name: str | None = None) -> list[str]:
         alias = f" (/{', /'.join(command.aliases)})" if command.aliases else ""
         lines.append(f"  /{command.name:<{width}} {command.description}{alias}".rstrip())
     if registry.tools:
-        lines.append(f"Manual tools: {', '.join(sorted(registry.tools))} (/tools lists them)")
+        how = " (/tools lists them)" if registry.find("tools") is not None else ""
+        lines.append(f"Manual tools: {', '.join(sorted(registry.tools))}{how}")
     return lines
 
 
@@ -223,3 +231,16 @@ async def _tool(context: CommandContext) -> None:
 def _given(tool: ManualTool, words: list[str]) -> dict[str, FormValue]:
     """The arguments typed before ``-i`` (checked, but a missing required one is left to the form)."""
     return parse_arguments(tuple(replace(spec, required=False) for spec in tool.fields), words, tool.name)
+
+
+# name -> (handler, description, aliases, free): what ``add_builtins`` registers for each name.
+_BUILTINS: dict[str, tuple[Callable[[CommandContext], Any], str, tuple[str, ...], bool]] = {
+    "help": (_help, "Show the commands (/help NAME: one command's options)", (), True),
+    "clear": (_clear, "Clear the conversation", (), False),
+    "exit": (_exit, "Exit the session", ("quit",), False),
+    "status": (_status, "Show the session's state", (), False),
+    "model": (_model, "Show or switch the model (/model list, /model NAME)", (), True),
+    "config": (_config, "View or change settings (/config KEY VALUE)", (), True),
+    "tools": (_tools, "List the manual tools by category", ("ts",), False),
+    "tool": (_tool, "Run a manual tool: /tool NAME [--arg value ...] or -i", ("t",), True),
+}

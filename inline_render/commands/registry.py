@@ -12,7 +12,8 @@ An app registers commands in a few lines and installs the registry on its ``Inli
 
 A submitted line that starts with ``/`` is then run by the registry and not put on
 ``app.outputs()``.  Built-ins (``/help`` generated from the registry, ``/clear``,
-``/exit``, ``/status``, ``/model``, ``/config``) come first, then the app's commands,
+``/exit``, ``/status``, ``/model``, ``/config``; ``builtins=("help", "clear")`` installs only those) come
+first, then the app's commands,
 then manual tools by name (``/git_push --branch main`` is ``/tool git_push --branch
 main``): built-ins take precedence over tools; an app command may replace a built-in
 only with ``replace=True``.  Tools (``/tools``, ``/tool NAME [--arg value] | -i``) are
@@ -69,12 +70,16 @@ class CommandRegistry(CommandTable):
         models: Iterable[str] = (),
         model: str | None = None,
         settings: Iterable[FormField] = (),
-        builtins: bool = True,
+        builtins: bool | Iterable[str] = True,
         unknown_is_error: bool = True,
     ) -> None:
+        """``builtins``: True for every built-in, False for none, or the names of those the app wants
+        (``("help", "clear")``: ``/help`` then lists only them and the app's commands)."""
         super().__init__(models=models, model=model, settings=settings, unknown_is_error=unknown_is_error)
-        if builtins:
+        if builtins is True:
             add_builtins(self)
+        elif builtins is not False:
+            add_builtins(self, builtins)
 
     def install(self, app: InstallTarget) -> None:
         """Run ``/`` lines of ``app`` here and complete them on Tab (the app's completer stays the fallback)."""

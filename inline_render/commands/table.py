@@ -200,7 +200,8 @@ class CommandTable:
             command = self.find("tool")
             words = [tool.name, *words]
         if command is None:
-            raise InvalidInput(f"unknown command /{name}: /help lists the commands")
+            listed = ": /help lists the commands" if self.find("help") is not None else ""
+            raise InvalidInput(f"unknown command /{name}{listed}")
         if command.free:
             context = CommandContext(app, self, command.name, {}, tuple(words))
         else:
