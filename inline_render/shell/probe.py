@@ -31,7 +31,16 @@ from dataclasses import dataclass
 from ..terminals.resize import TerminalFamily
 from .keys import CursorReport
 
-__all__ = ["QUERIES", "TerminalFamily", "TerminalInfo", "parse_replies", "probe_terminal", "read_reports"]
+__all__ = [
+    "QUERIES",
+    "TerminalFamily",
+    "TerminalInfo",
+    "cooked_keys",
+    "parse_replies",
+    "probe_terminal",
+    "read_pending",
+    "read_reports",
+]
 
 # XTVERSION, DA2, DECRQM 2026 and 2027, then the cursor report that closes the round.
 QUERIES = b"\x1b[>0q\x1b[>c\x1b[?2026$p\x1b[?2027$p\x1b[6n"
@@ -132,6 +141,31 @@ def read_reports(fd: int, count: int, timeout: float) -> bytes:
             break
         data += chunk
     return bytes(data)
+
+
+def read_pending(fd: int) -> bytes:
+    """Whatever ``fd`` holds already (never waits): read just after raw mode began, the keys typed before it."""
+    data = bytearray()
+    while True:
+        try:
+            ready, _, _ = select.select([fd], [], [], 0)
+            chunk = os.read(fd, 4096) if ready else b""
+        except (OSError, ValueError):
+            break
+        if not chunk:
+            break
+        data += chunk
+    return bytes(data)
+
+
+def cooked_keys(data: bytes) -> bytes:
+    """Keys typed before raw mode, as raw mode would have read them: the terminal's line discipline (ICRNL)
+    turned each Enter into a line feed, which raw mode reads as Ctrl-J (a newline in the composer).
+
+    prompt_toolkit takes a line feed for Enter always; here Ctrl-J keeps its meaning once the app runs, and
+    only the keys typed ahead (where an Enter cannot be told from a Ctrl-J, and Enter is what people type)
+    become Enter again."""
+    return data.replace(b"\n", b"\r")
 
 
 def probe_terminal(

@@ -23,7 +23,7 @@ from .closing import LEAVE_MODES, closing_plan
 from .cursor import CursorQueries
 from .keys import CursorReport, map_key_presses
 from .options import AppOptions
-from .probe import TerminalInfo, probe_terminal, read_reports
+from .probe import TerminalInfo, cooked_keys, probe_terminal, read_pending, read_reports
 from .schedule import TickScheduler
 from .terminal_io import binary_stream, stream_is_tty, terminal_size
 from .title import POP_TITLE
@@ -87,8 +87,11 @@ class InlineTerminal:
         """Ask the terminal about itself, then attach the key parser (until ``stack`` ends)."""
         info = TerminalInfo()
         if self._input is not None and source is not None:
+            # Typed before raw mode began (``sleep 2; app`` with keys typed meanwhile): read before any query.
+            ahead = cooked_keys(read_pending(source.fileno()))
             # Asked before the key parser is attached: the replies are not keys.
             info, typed = probe_terminal(source.fileno(), self._write_raw, self.options.cpr_timeout, self.env)
+            typed = ahead + typed
             self._cursor.answered = info.cursor is not None
             stack.enter_context(self._input.attach(self._on_input_ready))
             if typed:
