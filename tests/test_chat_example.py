@@ -18,7 +18,7 @@ def test_chat_streams_completes_confirms_and_recalls_history() -> None:
 
     async def scenario() -> None:
         chat = Chat(delay=0.001)
-        async with run_app(chat.main, columns=70, rows=16, setup=lambda app: chat.commands().install(app)) as pilot:
+        async with run_app(chat.main, columns=70, rows=16, setup=chat.install) as pilot:
             await pilot.type("what is inline mode")
             await pilot.press("enter")
             await pilot.wait_for("You asked: what is inline mode.")
@@ -47,7 +47,7 @@ def test_chat_turn_is_cancelled_by_escape() -> None:
 
     async def scenario() -> str:
         chat = Chat(delay=0.2)
-        async with run_app(chat.main, columns=70, rows=16, setup=lambda app: chat.commands().install(app)) as pilot:
+        async with run_app(chat.main, columns=70, rows=16, setup=chat.install) as pilot:
             await pilot.type("slow please")
             await pilot.press("enter")
             await pilot.wait_for("You asked:", timeout=10)

@@ -12,16 +12,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-from collections.abc import Coroutine
-from typing import Any
 
 from ..cli import PROG, help_text
 from ..commands.registry import CommandContext, CommandRegistry, ManualTool
 from ..core.state import Config
 from ..inputs import FormField
-from ..outputs import FormValue, Interrupt, Quit, Submit
-from ..shell import AppOptions, InlineApp, OutputMode
+from ..outputs import FormValue
+from ..shell import AppOptions, InlineApp, OutputMode, TurnRunner
 
 __all__ = ["Chat", "main"]
 
@@ -33,33 +30,21 @@ NOTE_FIELDS = (
 
 
 class Chat:
-    """One conversation: each turn runs as a task, so Esc/Ctrl-C can cancel it."""
+    """One conversation: each line is a turn of the ``TurnRunner`` (one at a time; Esc/Ctrl-C cancels it)."""
 
     def __init__(self, delay: float = 0.03) -> None:
         self.delay = delay
-        self.turn: asyncio.Task[None] | None = None
+        self.turns = TurnRunner(self.answer)
+
+    def install(self, app: InlineApp) -> None:
+        """The commands and the turn runner on ``app`` (before it runs)."""
+        self.commands().install(app)
+        self.turns.install(app)
 
     async def main(self, app: InlineApp) -> int:
         app.status(model=MODELS[0], hint="/help \u00b7 Tab completes")
-        async for output in app.outputs():
-            if isinstance(output, Interrupt) and self.turn is not None:
-                self.turn.cancel()
-            elif isinstance(output, Submit):
-                if self.turn is not None and not self.turn.done():
-                    await self.turn  # one turn at a time (piped lines wait their turn too)
-                self.turn = asyncio.ensure_future(self._guard(app, self.answer(app, output.text.strip())))
-            elif isinstance(output, Quit):
-                break
-        if self.turn is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.turn
+        await self.turns.run()
         return 0
-
-    async def _guard(self, app: InlineApp, turn: Coroutine[Any, Any, None]) -> None:
-        try:
-            await turn
-        except asyncio.CancelledError:
-            app.log("status", "cancelled")
 
     def commands(self) -> CommandRegistry:
         """The built-ins, ``/run`` and the ``note`` tool; ``/config delay 0.1`` changes the streaming speed."""
@@ -106,5 +91,5 @@ def main(argv: list[str]) -> int:
     )
     app = InlineApp(options)
     chat = Chat(args.delay)
-    chat.commands().install(app)
+    chat.install(app)
     return asyncio.run(app.run(chat.main))

@@ -9,7 +9,7 @@ coalescing, ``closing`` for the exit sequence and ``plain`` for the non-TTY tran
 
 from __future__ import annotations
 
-from .api import Stream, WorkingScope
+from .api import Stream, WorkingScope, diff_preview
 from .closing import ENTER_MODES, LEAVE_MODES, closing_plan
 from .cursor import CursorQueries
 from .keys import CursorReport, map_key_presses, parse_cursor_report
@@ -18,6 +18,7 @@ from .probe import TerminalFamily, TerminalInfo, parse_replies, probe_terminal
 from .runner import AppOptions, InlineApp, Main, config_for, run
 from .schedule import DEFAULT_MAX_RATE, TickScheduler
 from .terminal_io import OutputMode, color_depth_for, resolve_mode, terminal_size
+from .turns import TurnRunner
 
 __all__ = [
     "DEFAULT_MAX_RATE",
@@ -35,10 +36,12 @@ __all__ = [
     "TerminalFamily",
     "TerminalInfo",
     "TickScheduler",
+    "TurnRunner",
     "WorkingScope",
     "closing_plan",
     "color_depth_for",
     "config_for",
+    "diff_preview",
     "map_key_presses",
     "parse_cursor_report",
     "parse_replies",

@@ -174,7 +174,7 @@ class AppApi:
         return {name: _plain(value) for name, value in self._status_fields.items()}
 
     def command_started(self) -> None:
-        """A slash command began (``commands.CommandHost``): line input waits for it, or for a dialog it opens."""
+        """A slash command or a turn (``TurnRunner``) began: line input waits for it, or for a dialog it opens."""
         self._commands_busy += 1
 
     def command_finished(self) -> None:
