@@ -166,15 +166,19 @@ class SessionFeatures:
             self._outputs.put_nowait(Quit())  # as Ctrl-D on an empty composer, but the app ends by itself
             return
 
+    def waiting_for_user(self) -> bool:
+        """Whether the app waits for the user with nothing unread or undrawn: something awaits an output or a
+        dialog's answer (a slash command or a turn running counts as busy, unless it opened a dialog), no output
+        is unread, no input is queued and an open dialog is drawn.  Line input types its next line then."""
+        state = self.state
+        pending = state is not None and state.dialog is not None and not state.screen.dialog_drawn
+        # A running slash command holds one waiter (the app's outputs() loop) busy, unless it opened a dialog.
+        ready = self._waiting > self._commands_busy
+        return ready and self._outputs.empty() and not self.scheduler.pending and not pending
+
     async def _until_ready_for_input(self) -> None:
         """Until the app waits for the user with nothing unread or undrawn (and no dialog still pending)."""
-        while True:
-            state = self.state
-            pending = state is not None and state.dialog is not None and not state.screen.dialog_drawn
-            # A running slash command holds one waiter (the app's outputs() loop) busy, unless it opened a dialog.
-            ready = self._waiting > self._commands_busy
-            if ready and self._outputs.empty() and not self.scheduler.pending and not pending:
-                return
+        while not self.waiting_for_user():
             await asyncio.sleep(0.005)
 
     def _run_bindings(self, items: list[Input]) -> list[Input]:
