@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..markdown.stream import View, view_extend, view_final, view_freeze, view_replace, view_trim
+from ..text.align import continued_at
 from ..text.cells import WidthPolicy, expand_tabs, sanitize, text_width
 from .chunks import Tail
 from .entry import (
@@ -175,7 +176,8 @@ class LogState:
         new_text = _prepare(text, 0)
         # Committed text may already be in scrollback: only the unfinished part changes.  ``text`` starts
         # at ``base`` of the whole text, and the new text is a whole text.
-        kept = old.piece(0, committed) + new_text[old.base + committed :]
+        shown = old.piece(0, committed)
+        kept = shown + new_text[continued_at(shown, new_text, old.base) :]
         entry = Entry(
             self.next_key, old.kind, kept, old.id, old.final, None, old.base, kept.rfind("\n") + 1, Lineage(len(kept))
         )

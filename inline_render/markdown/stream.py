@@ -56,6 +56,7 @@ from dataclasses import dataclass, replace
 
 from markdown_it.tree import SyntaxTreeNode
 
+from ..text.align import continued_at
 from ..text.cells import WidthPolicy, expand_tabs, iter_cells, text_width, wrap_line
 from ..text.highlight import highlight_diff
 from ..text.spans import parse_ansi
@@ -397,7 +398,9 @@ def view_extend(view: View, more: str) -> View:
 def view_replace(view: View, source: str) -> View:
     """The view of a new full source; the source of committed lines is kept as it was."""
     keep = view.commit_src if view.mode == "markdown" else view.source.rfind("\n") + 1
-    return _update(view, view.source[:keep] + source[view.src_base + keep :])
+    # The new source may space the kept part otherwise (a runtime's whole answer after its streamed parts): it
+    # continues where the kept words end in it.
+    return _update(view, view.source[:keep] + source[continued_at(view.source[:keep], source, view.src_base) :])
 
 
 def view_trim(view: View, cut: int) -> View:
