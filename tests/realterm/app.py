@@ -19,6 +19,7 @@ import asyncio
 import json
 import os
 import random
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -29,11 +30,14 @@ from inline_render.core.tick import Renderer
 from inline_render.shell import AppOptions, InlineApp
 
 from .checker import ID
-from .lines import markdown_session, preamble_lines, storm_lines
+from .lines import answers, codelia_answer, markdown_session, preamble_lines, storm_lines
 
 __all__ = ["chunks", "entries", "main", "rendered_lines"]
 
 Session = tuple[tuple[str, str], ...]
+DIALECTS = ("lemon", "codelia")
+CONTENTS = ("lines", "markdown", *DIALECTS)
+PROMPT = "P999 answer with the storm"  # the demo logs it as the user's: found by its id after the preamble
 
 
 def entries(seed: int, texts: tuple[str, ...]) -> list[str]:
@@ -161,6 +165,16 @@ async def _markdown(app: InlineApp, seed: int, session: Session, duration: float
     return 0
 
 
+def _demo(dialect: str, args: argparse.Namespace) -> int:
+    """The demo (``python -m inline_render demo``, default options) against the storm's runtime in ``dialect``."""
+    from inline_render.__main__ import main as inline_render_main
+
+    runtime = [sys.executable, "-P", "-m", "realterm.runtime", f"--dialect={dialect}", f"--seed={args.seed}"]
+    runtime += [f"--lines={args.lines}", f"--duration={args.duration}", f"--ready={args.ready}"]
+    demo = ["demo", "--runtime", shlex.join(runtime), "--protocol", dialect, "--prompt", PROMPT, "--script"]
+    return inline_render_main(demo)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the options, print the preamble, run the stream; write ``--result``."""
     parser = argparse.ArgumentParser(prog="realterm.app", description=__doc__.splitlines()[0])
@@ -174,10 +188,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ascii-lines", action="store_true", help="no CJK or emoji lines")
     parser.add_argument("--plain", action="store_true", help="the reference: write the lines without the library")
     parser.add_argument("--record", help="record every tick to this scenario file (AppOptions.record)")
-    parser.add_argument("--content", choices=("lines", "markdown"), default="lines", help="what the app streams")
+    parser.add_argument("--content", choices=CONTENTS, default="lines", help="what the app streams")
     args = parser.parse_args(argv)
     before = preamble_lines(args.preamble)
     session: Session = ()
+    if args.content in DIALECTS:
+        for line in before:
+            sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+        replies = answers(args.seed, args.lines)
+        said = (codelia_answer(replies),) if args.content == "codelia" else replies
+        texts = rendered_lines((("user", PROMPT), *(("assistant", text) for text in said)))
+        code = _demo(args.content, args)
+        if args.result:
+            result = {"exit": code, "lines": [*before, *texts], "library": os.path.dirname(inline_render.__file__)}
+            Path(args.result).write_text(json.dumps(result, ensure_ascii=False), encoding="utf-8")
+        return code
     if args.content == "markdown":
         session = markdown_session(args.seed, args.lines)
         texts = rendered_lines(session)

@@ -4,7 +4,7 @@
     python -m tests.realterm storm --terminal all --storms 5 --seed 1 --no-resize   # the baseline
     PYTHONPATH=/path/to/checkout python -m tests.realterm storm -t tmux --seed 7 --storms 1 --dump out/
 
-Terminals: tmux, xtermjs (xterm.js headless through a pty), xterm and vte (under Xvfb), screen (GNU
+Terminals: tmux, xtermjs (xterm.js headless through a pty), xterm, vte and kitty (under Xvfb), screen (GNU
 screen in tmux), pyte (the library's PyteTerminal through a pty).  ``--plain`` runs the reference
 (the same lines without the library), ``--no-resize`` the baseline.
 ``--library`` (default: the first PYTHONPATH entry, else this repository) is the checkout the app
@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.realterm", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
     storm = commands.add_parser("storm", help="resize storms while the app streams; a table per terminal")
-    names = "tmux, xtermjs, xterm, vte, screen, pyte, or all"
+    names = "tmux, xtermjs, xterm, vte, kitty, screen, pyte, or all"
     storm.add_argument("-t", "--terminal", nargs="+", default=["all"], help=names)
     storm.add_argument("--storms", type=int, default=5, help="storms per terminal (seeds SEED, SEED+1, ...)")
     storm.add_argument("--seed", type=int, default=1, help="the first storm's seed")
@@ -159,7 +159,10 @@ def main(argv: list[str] | None = None) -> int:
     storm.add_argument("--plain", action="store_true", help="the reference: the same lines without the library")
     storm.add_argument("--lines", type=int, default=80, help="numbered lines the app streams")
     storm.add_argument(
-        "--content", choices=("lines", "markdown"), default="lines", help="plain numbered lines, or a Markdown chat"
+        "--content",
+        choices=("lines", "markdown", "lemon", "codelia"),
+        default="lines",
+        help="plain numbered lines, a Markdown chat through the app API, or its answers through the demo's dialects",
     )
     storm.add_argument("--resizes", type=int, default=8, help="resizes per storm (at least 2)")
     storm.add_argument("--library", help="the library checkout to run (default: first PYTHONPATH entry)")

@@ -15,7 +15,7 @@ import random
 
 from inline_render.text.cells import text_width
 
-__all__ = ["Shape", "line_id", "markdown_session", "preamble_lines", "storm_lines"]
+__all__ = ["Shape", "answers", "codelia_answer", "line_id", "markdown_session", "preamble_lines", "storm_lines"]
 
 _WORDS = (
     "alpha",
@@ -181,3 +181,13 @@ def markdown_session(seed: int, count: int) -> tuple[tuple[str, str], ...]:
             ids[0] += 1
             entries.append(("dialog", f"{line_id(ids[0])} the write was approved"))
     return tuple(entries)
+
+
+def answers(seed: int, lines: int) -> tuple[str, ...]:
+    """The assistant answers of the storm's Markdown chat: what a runtime sends (``realterm.runtime``)."""
+    return tuple(text for kind, text in markdown_session(seed, lines) if kind == "assistant")
+
+
+def codelia_answer(texts: tuple[str, ...]) -> str:
+    """The answers as codelia's one run sends them: one answer, the blocks as its paragraphs."""
+    return "\n\n".join(text.rstrip("\n") for text in texts) + "\n"
