@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 
 from realterm.app import chunks, entries, rendered_lines
 from realterm.checker import ID, StaleCells, TerminalText, check, join_wrapped, without_stale_tail
@@ -223,3 +224,10 @@ def test_the_markdown_chat_renders_every_id_once_in_order() -> None:
     shown = "\n".join(lines)
     for mark in ("◦", "╎", "1. ", "= "):  # nested list, table or quote, numbered list, code
         assert mark in shown, mark
+
+
+def test_the_apps_own_rows_are_neither_lines_nor_ghosts_but_others_still_are() -> None:
+    """``own``: a row of the app's own (the demo's ready line) is not a ghost; a stray row still is."""
+    own = re.compile(r"\s*ready")
+    verdict = check(text("  ready", "L0001 alpha", "stray"), ("L0001 alpha",), own=own)
+    assert verdict.ok and verdict.ghosts == ("stray",), verdict

@@ -72,3 +72,31 @@ def test_on_gnu_screen_a_markdown_chat_loses_no_more_than_printf() -> None:
         if result.exit_code != 0 or worse or result.verdict.duplicated:
             failures.append(f"{_describe(result)}\nprintf: {reference.verdict.summary()}\nlost beyond it: {worse}")
     assert not failures, f"{len(failures)} of {STORMS} storms failed:\n" + "\n\n".join(failures)
+
+
+# The chat's answers through the demo's dialects (``realterm.runtime``): Lemon's snapshots on VTE (the issue measured
+# a line duplicated there in 2 of 3 storms), codelia's parts and final on tmux, both without a resize on tmux.
+DIALECT_STORMS = [("lemon", "vte"), ("lemon", "tmux"), ("codelia", "tmux")]
+
+
+@pytest.mark.parametrize("dialect", ["lemon", "codelia"])
+def test_an_answer_through_a_dialect_without_resize_is_shown_once_without_ghosts(dialect: str) -> None:
+    """No resize, the demo against a runtime of the dialect: every line of its answers once, whole, no ghost."""
+    result = run_storm(_adapter("tmux"), make_storm(FIRST_SEED, resize=False), content=dialect)
+    assert result.exit_code == 0 and result.verdict.ok, _describe(result)
+    assert result.verdict.found == result.verdict.expected and result.verdict.ghosts == (), _describe(result)
+
+
+@pytest.mark.realterm_storm
+@pytest.mark.parametrize(("dialect", "name"), DIALECT_STORMS)
+def test_an_answer_through_a_dialect_under_a_resize_storm_loses_cuts_and_duplicates_no_line(
+    dialect: str, name: str
+) -> None:
+    """8 resizes while the demo shows a runtime's streamed answers: every line exactly once, in order, none cut."""
+    adapter = _adapter(name)
+    failures = []
+    for seed in range(FIRST_SEED, FIRST_SEED + STORMS):
+        result = run_storm(adapter, make_storm(seed), content=dialect)
+        if result.exit_code != 0 or not result.verdict.ok or result.verdict.cut:
+            failures.append(_describe(result))
+    assert not failures, f"{len(failures)} of {STORMS} storms failed:\n" + "\n\n".join(failures)

@@ -232,12 +232,14 @@ def check(
     *,
     truncating: bool = False,
     stale: StaleCells | None = None,
+    own: re.Pattern[str] | None = None,
 ) -> Verdict:
     """Judge ``text`` against the committed ``lines`` (in the order they were committed).
 
     ``truncating``: the terminal cuts rows when it narrows (xterm), so a line whose rows are cut
     copies of its rows is *truncated* (found, counted apart), not missing.  ``stale``: the terminal
-    shows stale cells there (xterm); a row that fits only without its stale tail is counted apart.
+    shows stale cells there (xterm); a row that fits only without its stale tail is counted apart.  ``own``: rows
+    of the app's own that carry no id (the demo's "runtime ready" line), neither lines nor ghosts.
     """
     order: dict[str, int] = {}
     wanted: dict[str, str] = {}
@@ -264,7 +266,7 @@ def check(
             used.add(i)
             i += 1
             continue
-        if ident is None and _DECOR.match(row):
+        if ident is None and (_DECOR.match(row) or (own is not None and own.fullmatch(row.rstrip()))):
             i += 1
             continue
         if ident is None or ident not in wanted:
