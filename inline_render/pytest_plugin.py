@@ -1,4 +1,10 @@
-"""pytest plugin (entry point ``pytest11: inline_render``): scenario files are test items.
+"""pytest plugin (entry point ``pytest11: inline_render``): ``async def`` tests run, and scenario files are test items.
+
+An ``async def`` test (a pilot test: ``async with run_app(main) as pilot``) runs in an event loop
+of its own (``asyncio.run``), as the README shows, with no other plugin: a test marked for another
+async plugin (``asyncio``, ``anyio``, ``trio``) is left to it, and so is every test under
+pytest-asyncio's ``asyncio_mode = auto``.  Its fixtures must be plain (not ``async def``) ones.
+Opt out with ``inline_render_async = false`` in the ini file.
 
 Every ``*.jsonl`` file under a directory named ``scenarios`` (ini option
 ``inline_render_scenario_dirs``) whose first line is a scenario header becomes
@@ -13,6 +19,8 @@ Opt out with ``inline_render_scenarios = false`` in the ini file, or
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +29,7 @@ import pytest
 __all__ = ["ScenarioFailed", "ScenarioFile", "ScenarioItem"]
 
 _SNIFF = b"inline-render-scenario"
+_OTHER_ASYNC_MARKERS = ("asyncio", "anyio", "trio")  # tests another async plugin runs
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -33,11 +42,37 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     parser.addini("inline_render_scenarios", "collect scenario files (*.jsonl) as tests", type="bool", default=True)
     parser.addini(
+        "inline_render_async", "run async def tests (pilot tests) in an event loop", type="bool", default=True
+    )
+    parser.addini(
         "inline_render_scenario_dirs",
         "names of directories whose *.jsonl files are scenarios",
         type="args",
         default=["scenarios"],
     )
+
+
+def _runs_async(item: pytest.Function) -> bool:
+    """Whether this plugin runs ``item``: a coroutine test no other async plugin claims."""
+    if not inspect.iscoroutinefunction(item.obj) or not item.config.getini("inline_render_async"):
+        return False
+    if any(item.get_closest_marker(name) is not None for name in _OTHER_ASYNC_MARKERS):
+        return False
+    try:
+        auto = str(item.config.getini("asyncio_mode")) == "auto"
+    except ValueError:  # pytest-asyncio is not installed: the option is unknown
+        auto = False
+    return not auto
+
+
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
+    """Run an ``async def`` test in a fresh event loop (pytest itself fails them: "not natively supported")."""
+    if not _runs_async(pyfuncitem):
+        return None
+    names = pyfuncitem._fixtureinfo.argnames  # what pytest itself passes a test (its own pytest_pyfunc_call)
+    arguments = {name: pyfuncitem.funcargs[name] for name in names}
+    asyncio.run(pyfuncitem.obj(**arguments))
+    return True
 
 
 def _is_scenario(file_path: Path, config: pytest.Config) -> bool:

@@ -17,6 +17,10 @@ asserted after every tick, in the in-memory terminal and in pyte::
             await pilot.resize(40, 12)
             assert "You said: hello" in pilot.snapshot()
 
+Under pytest such an ``async def`` test runs as it is: the package's pytest plugin runs coroutine tests
+in a fresh event loop (``inline_render.pytest_plugin``).  ``wait_for`` checks only once what is queued has
+been drawn; ``wait_idle`` waits until the app is idle (a turn finished, everything drawn).
+
 A failed property check, or an exception in ``main``, is raised from the
 ``async with`` (and from ``wait_for`` as soon as it happens).
 """
@@ -32,8 +36,10 @@ from typing import Any
 from ..core.state import Config
 from ..inputs import Input, Key, Paste, Resize
 from ..outputs import Output
-from ..shell.runner import AppOptions, InlineApp, Main
+from ..shell.probe import TerminalInfo
+from ..shell.runner import AppOptions, InlineApp, Main, config_for
 from ..shell.terminal_io import OutputMode
+from ..terminals.resize import TerminalFamily
 from .checks import CheckedRenderer
 
 __all__ = ["Pilot", "run_app"]
@@ -83,17 +89,44 @@ class Pilot:
             await asyncio.sleep(0.002)
 
     async def wait_for(self, text: str | Callable[[Pilot], bool], timeout: float = 5.0) -> None:
-        """Until ``text`` is on the screen or in the scrollback (or the predicate holds)."""
+        """Until ``text`` is on the screen or in the scrollback (or the predicate holds), checked each time
+        what is queued has been drawn: a predicate never sees a screen with a redraw still pending."""
         check = text if callable(text) else (lambda pilot: text in pilot.snapshot())
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while not check(self):
+        while True:
+            with contextlib.suppress(TimeoutError):  # a flood that never settles: the check below still runs
+                await self.settle(max(0.0, deadline - loop.time()))
             self._raise_if_failed()
+            if check(self):
+                return
             if self.task.done():
                 raise AssertionError(f"the app ended before {text!r} appeared:\n{self.snapshot()}")
             if loop.time() > deadline:
                 raise AssertionError(f"{text!r} did not appear within {timeout} s:\n{self.snapshot()}")
             await asyncio.sleep(0.005)
+
+    def idle(self) -> bool:
+        """Whether the app is idle: it waits for the user (``InlineApp.waiting_for_user``: no command or turn
+        running, nothing unread, queued or undrawn), no stream is open and the spinner is off."""
+        state = self.checked.state
+        working = state is not None and bool(state.working)
+        return self.app.waiting_for_user() and not self.app._streams and not working
+
+    async def wait_idle(self, timeout: float = 5.0) -> None:
+        """Until the app is idle (``idle``) and stays so while its tasks run once more: a turn has finished and
+        everything it sent is drawn."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        calm = 0
+        while calm < 2:
+            await self.settle(max(0.0, deadline - loop.time()))
+            if self.task.done():
+                return
+            calm = calm + 1 if self.idle() else 0
+            if calm < 2 and loop.time() > deadline:
+                raise AssertionError(f"the app was not idle within {timeout} s:\n{self.snapshot()}")
+            await asyncio.sleep(0.002)
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -138,18 +171,29 @@ async def run_app(
     app: InlineApp | None = None,
     use_pyte: bool = True,
     setup: Callable[[InlineApp], None] | None = None,
+    family: TerminalFamily | None = None,
 ) -> AsyncIterator[Pilot]:
     """Run ``main`` headless at ``columns`` x ``rows``; yields a ``Pilot``; on exit the app is stopped.
 
-    ``setup(app)`` runs before the app starts (set ``app.on_submit`` there).  The exit code is
-    ``pilot.exit_code`` afterwards.
+    ``setup(app)`` runs before the app starts (set ``app.on_submit`` there).  ``family``
+    (``TerminalFamily.XTERM``, ``VTE``, ``XTERMJS``, ``TMUX``, ``SCREEN``): the in-memory terminal resizes
+    as that terminal was measured to, and the app gets the config the runner gives that terminal
+    (``config_for``: its resize model); pyte is then not used.  The exit code is ``pilot.exit_code`` afterwards.
     """
     opts = options or AppOptions()
     opts = replace(opts, mode=OutputMode.INLINE, line_input=False, config=config or opts.config)
     app = app or InlineApp(opts)
     if setup is not None:
         setup(app)
-    checked = CheckedRenderer(columns, rows, config=opts.config, cursor_row=0, use_pyte=use_pyte)
+    renderer_config = opts.config if family is None else config_for(opts, TerminalInfo(family=family))
+    checked = CheckedRenderer(
+        columns,
+        rows,
+        config=renderer_config,
+        cursor_row=0,
+        use_pyte=use_pyte,
+        family=family or TerminalFamily.SIMPLE,
+    )
     task = asyncio.ensure_future(app.run_headless(main, checked.renderer, checked.feed))
     pilot = Pilot(app, checked, task)
     await pilot.settle()
