@@ -22,6 +22,9 @@ has been shut down; 1 if a run did not start or did not complete.  Approvals
 ``--strict`` denies every one; without either, an unattended run that needs an
 approval is cancelled with an error and the demo exits 1.
 
+``--pydantic-ai`` runs a coding agent on pydantic-ai instead (``demo/pydantic_agent.py``: a scripted
+offline model, a read and a write tool, the write asked first with its diff), in a scratch directory.
+
 ``--headless`` and ``--json`` are llm-do's non-interactive modes (seed 000):
 its events on stderr (strict ASCII text at verbosity ``-v``/``-vv``, or JSON
 Lines), the final answer on stdout (as text, or as a JSON object).
@@ -35,7 +38,9 @@ import math
 import os
 import shlex
 import sys
+import tempfile
 from collections.abc import Coroutine, Sequence
+from pathlib import Path
 from typing import Any
 
 from ..cli import PROG, help_text
@@ -313,6 +318,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--script", action="store_true", help="play unattended (default when stdin is not a TTY)")
+    parser.add_argument("--pydantic-ai", action="store_true", help="a coding agent on pydantic-ai (scripted, offline)")
     parser.add_argument("--runtime", metavar="CMD", help="runtime command line (default: the scripted fake runtime)")
     parser.add_argument("--protocol", choices=PROTOCOLS, default="auto", help="wire dialect (auto: recognise Lemon)")
     parser.add_argument("--prompt", action="append", default=[], metavar="TEXT", help="a prompt to run (repeatable)")
@@ -336,6 +342,8 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of ``python -m inline_render demo``."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.pydantic_ai:
+        return _pydantic_ai(args)
     events = None
     if args.headless or args.json:
         fmt = EventFormat.JSON if args.json else EventFormat.TEXT
@@ -386,3 +394,20 @@ def main(argv: list[str] | None = None) -> int:
     if events is not None:
         events.finish()
     return code
+
+
+def _pydantic_ai(args: argparse.Namespace) -> int:
+    """``--pydantic-ai``: the coding agent of ``pydantic_agent`` in a scratch directory holding a hello.py."""
+    try:
+        from .pydantic_agent import CodingAgent
+    except ImportError as error:
+        print(f"{PROG} demo --pydantic-ai: needs pip install 'inline_render[pydantic-ai]' ({error})", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="inline-render-agent-") as root:
+        Path(root, "hello.py").write_text('def greet(name):\n    print("hi " + name)\n', encoding="utf-8")
+        agent = CodingAgent(Path(root))
+        config = Config(placeholder="Ask the agent \u00b7 /help")
+        options = AppOptions(mode=OutputMode(args.mode), config=config, max_rate=args.max_rate, record=args.record)
+        app = InlineApp(options)
+        agent.install(app)
+        return asyncio.run(app.run(agent.main))
