@@ -37,6 +37,10 @@ class AppOptions:
     """Seconds the main coroutine gets to clean up (shut its runtime down) once exit is requested."""
     record: str | None = None
     """Inline mode: record every tick to this scenario file."""
+    capture_output: bool = True
+    """Inline mode: what is written to ``sys.stdout`` / ``sys.stderr`` while the app runs (``print``, logging, a
+    library's banner, warnings) becomes log lines above the viewport (``shell.capture``); False: it is written to
+    the terminal as it comes, through the viewport."""
     reflow: bool | None = None
     """Whether the terminal re-wraps rows on a width change; None (the default): asked of the terminal at
     startup (``TerminalBehaviour.from_answers``).  Unknown terminals are taken for re-wrapping ones: that model

@@ -45,11 +45,12 @@ from ..core.app import AppState
 from ..core.backend import StreamSink, Vt100Backend
 from ..core.state import Config
 from ..core.tick import Renderer
-from ..inputs import Clock, Input, Key, LogDelta
+from ..inputs import Clock, Input, Key, LogAppend, LogDelta
 from ..outputs import CompleteRequest, Interrupt, Output, Quit, Submit
 from ..text.spans import StyledText
 from ..widgets.composer import normalize_key
 from .api import Answer, AppApi, Stream, SubmitHook
+from .capture import OutputCapture
 from .closing import ENTER_MODES
 from .cursor import CursorQueries
 from .options import AppOptions, config_for
@@ -401,6 +402,7 @@ class InlineApp(AppApi, SessionFeatures, InlineTerminal):
 
     async def _run_inline(self, main: Main, ui: TextIO) -> int:
         self._ui = ui
+        capture = OutputCapture(self._captured)
         with contextlib.ExitStack() as stack:
             source = self._open_input(stack)
             try:
@@ -416,12 +418,19 @@ class InlineApp(AppApi, SessionFeatures, InlineTerminal):
                 self._queued_size = (columns, rows)
                 self._install_signals(resize=True)
                 self.scheduler.request(urgent=True)  # draw the empty viewport at once
+                if self.options.capture_output:
+                    capture.start()
                 return await self._drive(main)
             finally:
+                capture.stop()  # first: the lines still held are drawn by the last tick
                 self._remove_signals()
                 if self._flush_timer is not None:
                     self._flush_timer.cancel()
                 self._restore_inline()
+
+    def _captured(self, lines: list[tuple[str, str]]) -> None:
+        """Lines printed to the captured ``sys.stdout`` / ``sys.stderr``: one ``text`` entry above the viewport."""
+        self.send(LogAppend("text", "\n".join(line for _, line in lines)))
 
 
 class _Discard(io.StringIO):
