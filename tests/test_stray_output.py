@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
 import sys
 import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
 from tmux_harness import Tmux
 
 from inline_render.shell.capture import LineProxy, OutputCapture, visible_line
@@ -178,3 +180,38 @@ def test_carriage_returns_keep_what_a_terminal_shows_last() -> None:
     assert visible_line("10%\r50%\r100%") == "100%"
     assert visible_line("done\r") == "done"
     assert visible_line("plain") == "plain"
+
+
+def test_streams_come_back_when_main_raises() -> None:
+    """In a pty (in process): main prints, leaves a partial line and raises; sys.stdout/sys.stderr are the
+    originals again, and both lines are in the transcript above where the viewport was."""
+    from test_shell_runner import Pty
+
+    from inline_render.shell import InlineApp
+
+    pty = Pty()
+    saved = sys.stdout, sys.stderr
+    out = os.fdopen(os.dup(pty.slave), "w", encoding="utf-8")
+    try:
+        sys.stdout = sys.stderr = out
+        app = pty.app()
+
+        async def main(app: InlineApp) -> None:
+            assert isinstance(sys.stdout, LineProxy) and isinstance(sys.stderr, LineProxy)
+            print("printed while running")
+            print("left unfinished", end="", file=sys.stderr)
+            await asyncio.sleep(0.05)
+            raise RuntimeError("boom")
+
+        with pytest.raises(RuntimeError, match="boom"):
+            asyncio.run(app.run(main))
+        assert sys.stdout is out and sys.stderr is out
+    finally:
+        sys.stdout, sys.stderr = saved
+        out.close()
+    try:
+        pty.output()
+        lines = [line.rstrip() for line in pty.terminal.screen_lines()]
+        assert lines.count("printed while running") == 1 and lines.count("left unfinished") == 1, lines
+    finally:
+        pty.close()
