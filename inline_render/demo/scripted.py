@@ -148,7 +148,8 @@ class Demo:
             if initialized is None and self.events is not None:
                 error = "The runtime could not be started or did not answer initialize."
                 self.events.write([ErrorEvent(self.events.translator.worker, error, "runtime_error")])
-        return 1 if (crashed and code != 0) or initialized is None or failed or self.approval_failed else 0
+        broken = client.failure is not None  # a reader of the runtime failed: its run ended with an error
+        return 1 if (crashed and code != 0) or initialized is None or failed or self.approval_failed or broken else 0
 
     # --- runtime -> app -----------------------------------------------------------------------
 

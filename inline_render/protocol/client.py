@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -39,7 +40,7 @@ from .context import UiContext
 from .facts import SessionEvent
 from .lemon.codec import LemonReady, decode_lemon_line, encode_command, is_lemon_ready
 from .lemon.session import LemonConfig, LemonSession, LemonStep
-from .messages import Decoded, ErrorResponse, Message, Request, RequestId, Response
+from .messages import Decoded, ErrorResponse, Message, Request, RequestId, Response, excerpt
 from .stdin_writer import StdinWriter
 
 __all__ = ["PROTOCOLS", "ClientConfig", "EventSink", "InputSink", "Protocol", "RuntimeClient", "workspace_context"]
@@ -50,6 +51,10 @@ Protocol = Literal["auto", "codelia", "lemon"]
 PROTOCOLS: tuple[Protocol, ...] = ("auto", "codelia", "lemon")
 _READ_SIZE = 16 * 1024  # one chunk's messages are handled without a pause: keep it a few milliseconds
 _BACKLOG_POLL = 0.002  # seconds between looks at a UI that is behind
+# Shares of ``shutdown_timeout``: the runtime's own exit after EOF, then after SIGTERM, then after SIGKILL.
+_EOF_SHARE, _TERM_SHARE, _KILL_SHARE = 2 / 3, 1 / 6, 1 / 6
+_PIPES_MIN = 0.05  # seconds the pipes' readers get after the runtime is gone, even past the deadline
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +63,9 @@ class ClientConfig:
 
     session: SessionConfig = field(default_factory=SessionConfig)
     request_timeout: float = 30.0  # seconds for the runtime to answer initialize/run.start/run.cancel
-    shutdown_timeout: float = 2.0  # seconds to exit after stdin closes (then SIGTERM, then SIGKILL)
+    # Seconds the whole shutdown takes at most (issue 33: a quit ends the runtime within 1 s whatever it does):
+    # two thirds for the runtime to exit after its stdin closes, then SIGTERM and a sixth, then SIGKILL.
+    shutdown_timeout: float = 0.9
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
     cwd: str | None = None
     env: Mapping[str, str] | None = None
@@ -99,6 +106,9 @@ class RuntimeClient:
         self._changed = asyncio.Event()
         self._stdin: StdinWriter | None = None
         self._context_timer: asyncio.TimerHandle | None = None
+        self._dropping = False  # closing while the UI is behind: the runtime's output is read and dropped
+        self.failure: str | None = None
+        """Why a reader of the runtime failed (the runtime was stopped and its run ended with an error)."""
 
     @property
     def returncode(self) -> int | None:
@@ -189,9 +199,11 @@ class RuntimeClient:
         """Shut the runtime down: close its stdin, wait, then terminate, then kill.
 
         A cancel that arrives meanwhile (an app that exits cancels its ``main``, which may be closing the
-        client already) does not stop the shutdown half-way: the runtime is still stopped and reaped (each
-        step bounded by ``shutdown_timeout``: stdin's EOF, SIGTERM, SIGKILL, then the readers of its pipes,
-        which a process it started may hold open), then the cancel goes on.  A second cancel cuts it short.
+        client already) does not stop the shutdown half-way: the runtime is still stopped and reaped (all of
+        it within ``shutdown_timeout``: stdin's EOF, SIGTERM, SIGKILL, then the readers of its pipes, which a
+        process it started may hold open), then the cancel goes on.  A second cancel cuts it short.  A
+        runtime flooding a UI that is behind is not left blocked on a full pipe: its output is read and
+        dropped from now on, so it sees the EOF and can exit.
         """
         proc = self._proc
         if proc is None:
@@ -205,22 +217,25 @@ class RuntimeClient:
             raise
 
     async def _shutdown(self, proc: asyncio.subprocess.Process) -> int | None:
+        loop = asyncio.get_running_loop()
+        total = self.config.shutdown_timeout
+        deadline = loop.time() + total
         if proc.returncode is None:
             if proc.stdin is not None:
                 proc.stdin.close()  # EOF on stdin asks the runtime to exit
-            for stop in (None, proc.terminate, proc.kill):
+            for stop, share in ((None, _EOF_SHARE), (proc.terminate, _TERM_SHARE), (proc.kill, _KILL_SHARE)):
                 if stop is not None:
                     with contextlib.suppress(ProcessLookupError):
                         stop()
                 try:
-                    await asyncio.wait_for(proc.wait(), self.config.shutdown_timeout)
+                    await asyncio.wait_for(proc.wait(), total * share)
                     break
                 except TimeoutError:
                     continue
         readers = [task for task in self._tasks if not task.done()]
         stuck: set[asyncio.Task[None]] = set()
         if readers:
-            _, stuck = await asyncio.wait(readers, timeout=self.config.shutdown_timeout)
+            _, stuck = await asyncio.wait(readers, timeout=max(_PIPES_MIN, deadline - loop.time()))
         # A process the runtime started may hold its pipes open after it exited: they are read no longer, and
         # closed (``Process`` does not expose its transport, whose ``close`` is public API; without it the
         # transport is collected later, after the loop closed, with an 'Event loop is closed' error).
@@ -326,10 +341,24 @@ class RuntimeClient:
         else:
             self._receive(decode_split(line_no, line, self.config.max_line_bytes))
 
+    def _behind(self) -> bool:
+        return self._backlog is not None and self._backlog()
+
     async def _read_stdout(self) -> None:
+        try:
+            await self._read_stdout_lines()
+        except Exception as exc:  # a bug or a callback's failure: never a reader that dies silently
+            await self._reader_failed("output", exc)
+
+    async def _read_stdout_lines(self) -> None:
         assert self._proc is not None and self._proc.stdout is not None
         lines = LineSplitter(self.config.max_line_bytes)
         while data := await self._proc.stdout.read(_READ_SIZE):
+            # Closing while the UI is behind (a quit under a flood): nobody will draw this any more, and a
+            # runtime blocked on its full pipe would never see its stdin's EOF.  Dropped from here to the end.
+            self._dropping = self._dropping or (self._closing and self._behind())
+            if self._dropping:
+                continue
             for line_no, line in lines.feed(data):
                 self._line(line_no, line)
             if self._stdin is not None:
@@ -338,10 +367,11 @@ class RuntimeClient:
             # run between chunks, so a key or a tick never waits behind more than one chunk of output;
             # and while the UI is behind (``backlog``), read no more: the flood waits in the pipe.
             await asyncio.sleep(0)
-            while self._backlog is not None and self._backlog():
+            while self._behind() and not self._closing:
                 await asyncio.sleep(_BACKLOG_POLL)
-        for line_no, line in lines.close():
-            self._line(line_no, line)
+        if not self._dropping:
+            for line_no, line in lines.close():
+                self._line(line_no, line)
         returncode = await self._proc.wait()
         # Let stderr's last lines (often the reason of a crash) show before the exit line.
         await asyncio.wait(self._tasks[1:], timeout=self.config.shutdown_timeout)
@@ -350,9 +380,36 @@ class RuntimeClient:
     async def _read_stderr(self) -> None:
         assert self._proc is not None and self._proc.stderr is not None
         lines = LineSplitter(self.config.max_line_bytes)
-        while data := await self._proc.stderr.read(_READ_SIZE):
-            self._stderr_lines(lines.feed(data))
-        self._stderr_lines(lines.close())
+        try:
+            while data := await self._proc.stderr.read(_READ_SIZE):
+                self._stderr_lines(lines.feed(data))
+            self._stderr_lines(lines.close())
+        except Exception as exc:
+            await self._reader_failed("stderr", exc)
+
+    async def _reader_failed(self, stream: str, exc: Exception) -> None:
+        """A reader of the runtime failed: say so, stop the runtime (nobody reads it now), end its run with an error.
+
+        Seen once: a writer of the llm-do modes raised RecursionError inside ``on_events``, the reader task died
+        with it, nothing after that line was read and the run never ended.
+        """
+        log.error("reading the runtime's %s failed", stream, exc_info=exc)
+        first = self.failure is None
+        if first:
+            self.failure = f"{type(exc).__name__}: {excerpt(str(exc), 200)}"
+        proc = self._proc
+        with contextlib.suppress(ProcessLookupError):
+            if proc is not None and proc.returncode is None:
+                proc.kill()  # its output can no longer be read: it must not block on a full pipe, nor run on
+        returncode = await proc.wait() if proc is not None else None
+        if not first:
+            return
+        message = f"The UI failed while reading the runtime's {stream} ({self.failure}); the runtime was stopped."
+        for step in (Step(inputs=(LogAppend("error", message),)), self.session.runtime_exited(returncode)):
+            try:
+                self._apply(step)
+            except Exception as again:  # the callback failing again: the log has it, the run is over anyway
+                log.error("reporting the failure failed too", exc_info=again)
 
     def _stderr_lines(self, lines: list[tuple[int, bytes | None]]) -> None:
         for _, line in lines:

@@ -12,20 +12,31 @@ buffered.  Nothing here raises on bad input; every line becomes a message, a
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from .messages import PARSE_ERROR, Decoded, Malformed, Message, TextLine, excerpt, message_from_json, message_to_json
 
 __all__ = [
     "DEFAULT_MAX_LINE_BYTES",
+    "MAX_JSON_DEPTH",
     "Decoder",
     "LineSplitter",
     "decode_line",
     "decode_split",
     "encode",
+    "json_depth_ok",
+    "loads_bounded",
 ]
 
 DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024
+# Nesting of one message, envelope included.  Python's recursion limit (1,000 frames) is shared by the C
+# decoder, the encoders of the output modes and every recursive walk over a message: a message ~970 deep
+# that the decoder accepted made llm-do's writer raise RecursionError later, deep inside a callback.  No
+# runtime needs more than a few dozen levels (JSON-RPC envelope 3, an agent event and its args a few more).
+MAX_JSON_DEPTH = 100
+_STRINGS = re.compile(r'"(?:[^"\\]++|\\.)*+"')  # JSON string literals (possessive: linear on huge strings)
+_BRACKETS = re.compile(r"[\[\]{}]")
 
 
 class LineSplitter:
@@ -91,11 +102,28 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
-def _loads(text: str) -> Any:
-    """``json.loads`` that refuses NaN/Infinity and never raises anything but ValueError."""
+def json_depth_ok(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether the JSON text nests at most ``limit`` deep (brackets inside strings do not count)."""
+    if text.count("[") + text.count("{") <= limit:
+        return True  # the common case, at C speed
+    depth = 0
+    for bracket in _BRACKETS.findall(_STRINGS.sub("", text)):
+        if bracket in "[{":
+            depth += 1
+            if depth > limit:
+                return False
+        else:
+            depth -= 1
+    return True
+
+
+def loads_bounded(text: str) -> Any:
+    """``json.loads`` that refuses NaN/Infinity and nesting over ``MAX_JSON_DEPTH``; raises only ValueError."""
+    if not json_depth_ok(text):
+        raise ValueError(f"nesting too deep (over {MAX_JSON_DEPTH} levels)")
     try:
         return json.loads(text, parse_constant=_reject_constant)
-    except RecursionError:  # absurdly deep nesting
+    except RecursionError:  # cannot happen below the depth limit; kept as the last line of defence
         raise ValueError("nesting too deep") from None
 
 
@@ -111,12 +139,12 @@ def decode_line(line: bytes, line_no: int = 0) -> Decoded:
         # A line that is not JSON at all is plain text (legacy runtimes print such lines);
         # valid JSON that is not an object (42, "x", [..]) is an invalid request.
         try:
-            value = _loads(stripped)
+            value = loads_bounded(stripped)
         except ValueError:
             return TextLine(text)
         return message_from_json(value)
     try:
-        value = _loads(stripped)
+        value = loads_bounded(stripped)
     except ValueError as exc:
         return Malformed(PARSE_ERROR, f"Parse error: {where}{exc}", excerpt=excerpt(stripped))
     return message_from_json(value)

@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import re
 from typing import Any, TypeVar
 
 from ..inputs import Input, Key, Status
 from ..outputs import Output
 
-__all__ = ["ascii_json", "carry", "carry_input", "encode_record", "uncarry", "uncarry_output"]
+__all__ = ["ascii_json", "carry", "carry_input", "encode_record", "finite_json", "uncarry", "uncarry_output"]
 
 _PLANE = 0x100000  # stand-in for BMP character c: chr(_PLANE + ord(c))
 _MARK = "\U0010fffd"  # before a real plane-16 character (U+FFFD is never carried, so this is no stand-in)
@@ -103,8 +104,24 @@ def encode_record(data: dict[str, Any]) -> str:
     return ascii_json(_map_strings(data, uncarry))
 
 
+def finite_json(value: Any) -> Any:
+    """``value`` with every non-finite float as the string JSON has no number for (``"Infinity"``,
+    ``"-Infinity"``, ``"NaN"``): a runtime's ``1e999`` decodes to ``inf``, which RFC 8259 cannot write."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"
+    if isinstance(value, dict):
+        return {key: finite_json(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite_json(item) for item in value]
+    return value
+
+
 def ascii_json(data: Any) -> str:
-    """``data`` as one line of JSON in printable ASCII (text that was never carried: written as it is)."""
-    text = json.dumps(data, ensure_ascii=True)
+    """``data`` as one line of strict JSON (RFC 8259) in printable ASCII (text that was never carried: written as it
+    is; a non-finite number as a string, see ``finite_json``)."""
+    try:
+        text = json.dumps(data, ensure_ascii=True, allow_nan=False)
+    except ValueError:  # only non-finite floats make allow_nan=False fail: the walk is paid for them alone
+        text = json.dumps(finite_json(data), ensure_ascii=True, allow_nan=False)
     # ensure_ascii escapes everything outside ASCII, and C0; DEL is the one control it leaves raw.
     return text.replace("\x7f", "\\u007f")

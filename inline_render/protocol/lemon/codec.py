@@ -19,6 +19,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..codec import loads_bounded
 from ..display import compact_json
 from ..messages import excerpt
 
@@ -133,18 +134,17 @@ LemonDecoded = (
 )
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
 def _object(line: bytes) -> dict[str, Any] | str:
     """The line's JSON object, or why it is none."""
     try:
-        value = json.loads(line.decode("utf-8"), parse_constant=_reject_constant)
+        text = line.decode("utf-8")
     except UnicodeDecodeError as exc:
         return f"invalid UTF-8 at byte {exc.start}"
-    except (ValueError, RecursionError):
-        return f"not JSON: {excerpt(line.decode('utf-8', 'replace').strip())}"
+    try:
+        value = loads_bounded(text)
+    except ValueError as exc:
+        why = str(exc) if str(exc).startswith("nesting too deep") else "not JSON"
+        return f"{why}: {excerpt(text.strip())}"
     if not isinstance(value, dict):
         return f"not a JSON object: {excerpt(compact_json(value))}"
     return value

@@ -13,6 +13,11 @@ verbosity).  What is ours, not the seed's:
   approval's outcome ``[OK] Approved (--approve-all)`` / ``[WARN] Denied (--strict)``
   where the seed prints ``(Cannot approve in non-interactive mode)``.
 * Tool arguments are shown as JSON (the seed's ``args_json``), never as a Python repr.
+* Only the library starts a line: a name a runtime chose (a tool's, a model's, a confirm's title standing
+  for a tool) is one line, its line breaks shown as ``?``, and every further line of a runtime's or a
+  user's text (an error message, the prompt, a traceback) is indented, so a tool called
+  ``"x\n[worker] [OK] Complete"`` cannot print a line that reads like ours.  The streamed deltas of
+  ``-vv`` are the seed's verbatim model text (a model's words, not a name).
 
 ``encode_json`` writes one record as printable ASCII JSON (``json.loads`` gives
 the exact text back).  The truncation constants are the seed's "Rendering
@@ -75,6 +80,16 @@ def ascii_text(text: str) -> str:
     return "".join(ch if ch == "\n" or " " <= ch <= "~" else "?" for ch in text)
 
 
+def _name(text: str) -> str:
+    """A runtime's name for something, on one line: a line break in it is shown as ``?`` (never a new line)."""
+    return text.replace("\r\n", "?").replace("\n", "?")
+
+
+def _hanging(text: str, indent: int) -> str:
+    """``text`` whose every line after the first is indented by ``indent`` spaces (it never starts a line)."""
+    return text.replace("\r\n", "\n").replace("\n", "\n" + " " * indent)
+
+
 def _truncate(text: str, max_len: int) -> str:
     return text[:max_len] + "..." if len(text) > max_len else text
 
@@ -105,9 +120,9 @@ class InitialRequestEvent:
 
     def to_text(self, verbosity: int = 0, limits: Truncation = _DEFAULT) -> str | None:
         """``[worker] Starting...`` and the prompt, truncated."""
-        lines = [f"[{self.worker}] Starting..."]
+        lines = [f"[{_name(self.worker)}] Starting..."]
         if self.user_input:
-            lines.append(f"  Prompt: {_truncate(self.user_input, limits.max_input_display)}")
+            lines.append(f"  Prompt: {_hanging(_truncate(self.user_input, limits.max_input_display), 10)}")
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
@@ -130,9 +145,9 @@ class StatusEvent:
         """``[worker] phase state (model) [1.25s]``; nothing without a phase."""
         if not self.phase:
             return None
-        result = f"[{self.worker}] {self.phase} {self.state}"
+        result = f"[{_name(self.worker)}] {_name(self.phase)} {_name(self.state)}"
         if self.model:
-            result += f" ({self.model})"
+            result += f" ({_name(self.model)})"
         if self.duration_sec is not None:
             result += f" [{self.duration_sec:.2f}s]"
         return result
@@ -157,10 +172,10 @@ class TextResponseEvent:
         if self.is_delta:
             return self.content if verbosity >= 2 else None
         if self.is_complete:
-            lines = [f"\n[{self.worker}] Response:"]
+            lines = [f"\n[{_name(self.worker)}] Response:"]
             lines.extend(f"  {line}" for line in self.content.split("\n"))
             return "\n".join(lines)
-        return f"[{self.worker}] Generating response..." if verbosity >= 1 else None
+        return f"[{_name(self.worker)}] Generating response..." if verbosity >= 1 else None
 
     def to_json(self) -> dict[str, Any]:
         """The seed's record."""
@@ -179,7 +194,7 @@ class ToolCallEvent:
 
     def to_text(self, verbosity: int = 0, limits: Truncation = _DEFAULT) -> str | None:
         """``Tool call: name`` and the arguments as JSON, truncated."""
-        lines = [f"\n[{self.worker}] Tool call: {self.tool_name}"]
+        lines = [f"\n[{_name(self.worker)}] Tool call: {_name(self.tool_name)}"]
         if self.args:
             lines.append(f"  Args: {_truncate(_json_args(self.args), limits.max_args_display)}")
         return "\n".join(lines)
@@ -208,7 +223,8 @@ class ToolResultEvent:
         if len(lines) > limits.max_result_lines:
             remaining = len(lines) - limits.max_result_lines
             text = "\n".join(lines[: limits.max_result_lines]) + f"\n... ({remaining} more lines)"
-        return "\n".join([f"\n[{self.worker}] {label}: {self.tool_name}", *(f"  {line}" for line in text.split("\n"))])
+        head = f"\n[{_name(self.worker)}] {label}: {_name(self.tool_name)}"
+        return "\n".join([head, *(f"  {line}" for line in text.split("\n"))])
 
     def to_json(self) -> dict[str, Any]:
         """The seed's record."""
@@ -226,7 +242,7 @@ class DeferredToolEvent:
 
     def to_text(self, verbosity: int = 0, limits: Truncation = _DEFAULT) -> str | None:
         """``  Deferred tool 'name': status``."""
-        return f"  Deferred tool '{self.tool_name}': {self.status}"
+        return f"  Deferred tool '{_name(self.tool_name)}': {_name(self.status)}"
 
     def to_json(self) -> dict[str, Any]:
         """The seed's record."""
@@ -242,7 +258,7 @@ class CompletionEvent:
 
     def to_text(self, verbosity: int = 0, limits: Truncation = _DEFAULT) -> str | None:
         """``[worker] [OK] Complete`` from verbosity 1."""
-        return f"[{self.worker}] [OK] Complete" if verbosity >= 1 else None
+        return f"[{_name(self.worker)}] [OK] Complete" if verbosity >= 1 else None
 
     def to_json(self) -> dict[str, Any]:
         """The seed's record."""
@@ -261,9 +277,9 @@ class ErrorEvent:
 
     def to_text(self, verbosity: int = 0, limits: Truncation = _DEFAULT) -> str | None:
         """``[worker] [ERROR] (type): message``, the traceback at verbosity 2."""
-        lines = [f"[{self.worker}] [ERROR] ({self.error_type}): {self.message}"]
+        lines = [f"[{_name(self.worker)}] [ERROR] ({_name(self.error_type)}): {_hanging(self.message, 4)}"]
         if verbosity >= 2 and self.traceback:
-            lines.append(self.traceback)
+            lines.append("    " + _hanging(self.traceback, 4))
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
@@ -305,10 +321,9 @@ class ApprovalRequestEvent:
 
     def to_text(self, verbosity: int = 0, limits: Truncation = _DEFAULT) -> str | None:
         """``APPROVAL REQUIRED``, the tool, the reason, the arguments and the outcome."""
-        lines = ["APPROVAL REQUIRED", f"    Tool: {self.tool_name}"]
+        lines = ["APPROVAL REQUIRED", f"    Tool: {_name(self.tool_name)}"]
         if self.reason:
-            reason = self.reason.replace("\n", "\n" + " " * 12)  # continuation lines under the first
-            lines.append(f"    Reason: {reason}")
+            lines.append(f"    Reason: {_hanging(self.reason, 12)}")  # continuation lines under the first
         if self.args:
             lines.append(f"    Args: {_json_args(self.args)}")
         lines.append(_OUTCOME_LINES[self.outcome])
