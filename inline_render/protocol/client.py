@@ -65,7 +65,7 @@ class ClientConfig:
     request_timeout: float = 30.0  # seconds for the runtime to answer initialize/run.start/run.cancel
     # Seconds the whole shutdown takes at most (issue 33: a quit ends the runtime within 1 s whatever it does):
     # two thirds for the runtime to exit after its stdin closes, then SIGTERM and a sixth, then SIGKILL.
-    shutdown_timeout: float = 0.9
+    shutdown_timeout: float = 0.6
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
     cwd: str | None = None
     env: Mapping[str, str] | None = None

@@ -126,6 +126,7 @@ class InlineApp(AppApi, SessionFeatures, InlineTerminal):
         self._history: History | None = None
         self._headless: bool = False
         self._ctrl_c_at: float | None = None  # when the Ctrl-C that opened the exit window came
+        self._ctrl_c_arrived: float | None = None  # when the last Ctrl-C came from the terminal (not ticked yet, maybe)
         self._status_before: str = ""
         self._hint_timer: asyncio.TimerHandle | None = None
         self._input_ended: bool = False

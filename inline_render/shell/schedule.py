@@ -93,6 +93,32 @@ class TickScheduler:
         self.backlog = sum(len(item.text) for item in self.pending if type(item) is LogDelta)
         return taken
 
+    def take_at_exit(self) -> tuple[list[Input], int]:
+        """The last tick's inputs when the app ends: every pending input, but streamed text only up to one
+        tick's ``budget``; and how many characters of streamed text that leaves undrawn (dropped).
+
+        A quit under a flood must not draw the whole backlog first (issue 33: the exit waited for it); the
+        inputs that are no streamed text (a finish, a line, the status) are kept, so the log ends as it would.
+        """
+        inputs, self.pending = coalesce(self.pending), []
+        self.urgent = self.wanted = False
+        self.backlog = 0
+        if self.budget is None:
+            return inputs, 0
+        room = self.budget
+        kept: list[Input] = []
+        dropped = 0
+        for item in inputs:
+            if type(item) is LogDelta:
+                shown = item.text[:room]
+                room -= len(shown)
+                dropped += len(item.text) - len(shown)
+                if not shown:
+                    continue
+                item = item if len(shown) == len(item.text) else LogDelta(item.id, shown)
+            kept.append(item)
+        return kept, dropped
+
 
 def _within(inputs: list[Input], budget: int) -> tuple[list[Input], list[Input]]:
     """What a tick takes of ``inputs`` with ``budget`` characters of streamed text, and what waits."""

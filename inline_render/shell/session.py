@@ -27,7 +27,24 @@ from prompt_toolkit.history import History
 from prompt_toolkit.input import Input as PtkInput
 
 from ..core.app import AppState
-from ..inputs import HistorySet, Input, Key, Status
+from ..inputs import (
+    Clock,
+    HistorySet,
+    Input,
+    Key,
+    LegacyText,
+    LogAppend,
+    LogDelta,
+    LogFinish,
+    LogReplace,
+    Notify,
+    PermissionPreview,
+    PermissionReady,
+    Resize,
+    Status,
+    Widget,
+    Working,
+)
 from ..outputs import CompleteRequest, Output, Quit
 from ..widgets.completion import complete
 from ..widgets.composer import normalize_key
@@ -39,6 +56,22 @@ from .terminal_io import OutputMode
 __all__ = ["CTRL_C_HINT", "SessionFeatures"]
 
 CTRL_C_HINT = "Press Ctrl-C again to exit"
+# Inputs that change neither the composer nor a dialog: a quit key behind them means what it would mean now.
+_BESIDE_THE_KEYS = (
+    Clock,
+    LegacyText,
+    LogAppend,
+    LogDelta,
+    LogFinish,
+    LogReplace,
+    Notify,
+    PermissionPreview,
+    PermissionReady,
+    Resize,
+    Status,
+    Widget,
+    Working,
+)
 log = logging.getLogger(__name__)
 
 
@@ -58,6 +91,7 @@ class SessionFeatures:
     _history: History | None
     _headless: bool
     _ctrl_c_at: float | None
+    _ctrl_c_arrived: float | None
     _status_before: str
     _hint_timer: asyncio.TimerHandle | None
     _input_ended: bool
@@ -80,6 +114,42 @@ class SessionFeatures:
             self.exit(0)
         else:
             self._start_ctrl_c_hint(now)
+
+    def _exits_on_arrival(self, keys: list[Input]) -> bool:
+        """Keys from the terminal: a second Ctrl-C within the window, or Ctrl-D on an empty composer, exits now.
+
+        Not when its tick comes: under a flood a key waits behind every input that is not streamed text (a
+        finished entry, a status), and those wait behind the text before them; the second Ctrl-C came after
+        the window and counted as a first one (issue 33: the app never quit).  Keys typed in between (or
+        waiting) leave it to the core, as before; so does a Ctrl-D while a dialog or the composer may take it.
+        """
+        now = self._now()
+        window = self.options.ctrl_c_window
+        waiting = self.scheduler.pending
+        for index, item in enumerate(keys):
+            if not isinstance(item, Key):
+                return False
+            key = normalize_key(item.key)
+            ahead = [*waiting, *keys[:index]]
+            if key == "c-c":
+                others = any(not (_is_ctrl_c(i) or _beside(i)) for i in ahead)
+                opened = self._ctrl_c_at is not None and now - self._ctrl_c_at <= window
+                queued = self._ctrl_c_arrived is not None and now - self._ctrl_c_arrived <= window
+                queued = queued and any(_is_ctrl_c(i) for i in ahead)  # the first one is still waiting
+                if (opened or queued) and not others:
+                    self.exit(0)
+                    return True
+                self._ctrl_c_arrived = now
+            elif key == "c-d" and self._composer_empty() and all(_beside(i) for i in ahead):
+                self.exit(0)
+                return True
+            else:
+                return False
+        return False
+
+    def _composer_empty(self) -> bool:
+        state = self.state
+        return state is not None and state.dialog is None and not state.queued and not state.composer.text
 
     def _store_history(self, text: str) -> None:
         if self._history is not None:
@@ -197,3 +267,12 @@ class SessionFeatures:
             except Exception:
                 log.exception("the handler bound to %s failed", item.key)  # type: ignore[union-attr]
         return kept
+
+
+def _beside(item: Input) -> bool:
+    """``item`` changes neither the composer nor a dialog (see ``_BESIDE_THE_KEYS``)."""
+    return isinstance(item, _BESIDE_THE_KEYS)
+
+
+def _is_ctrl_c(item: Input) -> bool:
+    return isinstance(item, Key) and normalize_key(item.key) == "c-c"

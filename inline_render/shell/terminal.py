@@ -70,6 +70,7 @@ class InlineTerminal:
         def exit(self, code: int = 0) -> None: ...
         def _wake(self) -> None: ...
         def _take_pending(self) -> list[Input]: ...
+        def _exits_on_arrival(self, keys: list[Input]) -> bool: ...
 
     # --- input, probe, recording --------------------------------------------------------------
 
@@ -115,7 +116,12 @@ class InlineTerminal:
         renderer = self.renderer
         if renderer is not None:
             try:
-                pending = self._take_pending()
+                # What was drawn stays; of the streamed text not drawn yet, one tick's share is (a quit under a
+                # flood must not wait for the backlog), the rest is dropped with one line saying so.
+                pending, dropped = self.scheduler.take_at_exit()
+                if dropped:
+                    note = f"({dropped:,} characters of streamed text were not shown: the app quit before drawing them)"
+                    pending.append(LogAppend("status", note))
                 assert self._ui is not None
                 size = terminal_size(self._ui.fileno(), (renderer.state.columns, renderer.state.rows))
                 if size != (renderer.state.columns, renderer.state.rows):
@@ -181,7 +187,7 @@ class InlineTerminal:
                 self._cursor.on_report(item)
             else:
                 keys.append(item)
-        if keys:
+        if keys and not self._exits_on_arrival(keys):
             self.press(*keys)
 
     # --- cursor reports and resizes -----------------------------------------------------------
