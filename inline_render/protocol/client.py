@@ -276,7 +276,7 @@ class RuntimeClient:
             current = steps.popleft()
             for message in current.send:
                 self._write(message)
-            if isinstance(current, Step) and current.events and self._on_events is not None:
+            if current.events and self._on_events is not None:
                 self._on_events(list(current.events))
             if isinstance(current, LemonStep):
                 self._lemon_effects(current)

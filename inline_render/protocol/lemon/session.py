@@ -22,6 +22,7 @@ from ...outputs import Interrupt, Output, PickAnswer, PromptAnswer, Submit
 from ..context import UiContext
 from ..display import clip, compact_json
 from ..events import AgentEvent, ErrorEvent, ToolResultEvent
+from ..facts import RunEnded, RunStarted, SessionEvent
 from ..messages import excerpt
 from ..runs import RunQueries
 from ..transcript import Limits, Transcript
@@ -48,13 +49,16 @@ class LemonStep:
     """The outcome of one call: ``inputs`` for the core, ``send`` (JSON objects) for the runtime.
 
     ``dialogs``: ids of overlays opened by this step (the client times them);
-    ``title``: a terminal title the runtime asked for (the shell sets it, sanitized).
+    ``title``: a terminal title the runtime asked for (the shell sets it, sanitized);
+    ``events``: what happened, as the normalized events (``facts``) codelia's ``Step`` carries, for observers
+    such as the llm-do modes (a run's start, the agent events of the log, its end).
     """
 
     inputs: tuple[Input, ...] = ()
     send: tuple[dict[str, Any], ...] = ()
     dialogs: tuple[str, ...] = ()
     title: str | None = None
+    events: tuple[SessionEvent, ...] = ()
 
 
 @dataclass(slots=True)
@@ -63,9 +67,10 @@ class _Out:
     send: list[dict[str, Any]] = field(default_factory=list)
     dialogs: list[str] = field(default_factory=list)
     title: str | None = None
+    events: list[SessionEvent] = field(default_factory=list)
 
     def step(self) -> LemonStep:
-        return LemonStep(tuple(self.inputs), tuple(self.send), tuple(self.dialogs), self.title)
+        return LemonStep(tuple(self.inputs), tuple(self.send), tuple(self.dialogs), self.title, tuple(self.events))
 
 
 @dataclass(slots=True)
@@ -139,6 +144,7 @@ class LemonSession(RunQueries):
             self._runs[run.id] = run
             self._current = run.id
             self._prompted = True
+            out.events.append(RunStarted(prompt))
             out.send.append({"type": "prompt", "text": prompt})
             self._set_status("run", "running", out)
             self._set_working(WORKING, out)
@@ -338,6 +344,8 @@ class LemonSession(RunQueries):
     def _events(self, run: _Run | None, events: list[AgentEvent], out: _Out) -> None:
         for event in events:
             out.inputs += self._log.event(run.id if run is not None else "lemon-0", event, legacy=False)
+        if run is not None and not run.ended:  # a run's own events (late ones of an ended run are only shown)
+            out.events += events
 
     # --- overlays and signals --------------------------------------------------------------------
 
@@ -406,6 +414,7 @@ class LemonSession(RunQueries):
 
     def _end_run(self, run: _Run, status: str, out: _Out, line: tuple[str, str] | None) -> None:
         run.status = status
+        out.events.append(RunEnded(run.id, status, line[1] if line is not None else ""))
         out.inputs += self._log.finish_stream(run.id)
         self._set_working("", out)
         if line is not None:

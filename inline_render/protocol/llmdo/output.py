@@ -15,6 +15,7 @@ How the normalized events map:
 run asked for (``RunStarted``)           ``initial_request`` (``user_input``: the prompt)
 first ``text`` of an answer              ``text_response`` start (``is_complete`` false), then a delta
 each ``text``                            ``text_response`` delta (``is_delta``: what was appended)
+Lemon's snapshot of the answer so far     ``text_response`` delta: what the snapshot appends (start first)
 ``final``, or the answer interrupted     ``text_response`` complete (the whole answer)
   by a tool call or an error
 ``tool_call`` / ``tool_result``          ``tool_call`` / ``tool_result``
@@ -52,6 +53,7 @@ from ..events import (
     StepCompleteEvent,
     StepStartEvent,
     TextEvent,
+    TextSnapshotEvent,
 )
 from ..events import ErrorEvent as AgentErrorEvent
 from ..events import ToolCallEvent as AgentToolCall
@@ -159,6 +161,8 @@ class LlmDoTranslator:
             part = "\n\n" + fact.content  # a new part is a new paragraph of the answer (as in the log)
             self._stream += part
             return [TextResponseEvent(w, part, False, True)]
+        if isinstance(fact, TextSnapshotEvent):
+            return self._snapshot(fact.content)
         if isinstance(fact, FinalEvent):
             return self._final(fact.content)
         if isinstance(fact, AgentToolCall):
@@ -202,6 +206,19 @@ class LlmDoTranslator:
         if fact.status == "cancelled":
             return [StatusEvent(self.worker, "run", "cancelled")]
         return [ErrorEvent(self.worker, fact.message or f"The run ended: {fact.status}.", "run_error")]
+
+    def _snapshot(self, content: str) -> list[LlmDoEvent]:
+        """Lemon's answer so far (it replaces the streaming text): what it appends is the delta."""
+        stream, w = self._stream, self.worker
+        if not content:
+            return []
+        if stream is None:
+            self._stream = content
+            return [TextResponseEvent(w, is_complete=False), TextResponseEvent(w, content, False, True)]
+        self._stream = content
+        if content.startswith(stream) and len(content) > len(stream):
+            return [TextResponseEvent(w, content[len(stream) :], False, True)]
+        return []  # the same text again, or a rewrite: the complete answer will carry it
 
     def _final(self, content: str) -> list[LlmDoEvent]:
         stream = self._stream
