@@ -6,6 +6,10 @@ by name or alias (``python``, ``py``, ``ts``), then by file name (``hello.py``);
 language is shown in the plain code style.  A diff is highlighted per side: the context and
 ``-`` lines lexed together as the old file, the context and ``+`` lines as the new one, so a
 string or comment spanning lines is coloured as in the file.
+
+Untrusted text names the lexer, so lexing runs through ``lexing``: only lexers a budget can stop are
+reachable, a lexer over its budget shows the rest plain, a long line is plain, and a streamed block
+is lexed per line (issue 33).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from pygments.token import Comment, Keyword, Name, Number, Operator, String, _To
 from pygments.util import ClassNotFound
 
 from .cells import expand_tabs
+from .lexing import Budget, Lexed, Line, lex_fold, reachable, start
 from .style import Segment, Style
 from .themes import Theme
 
@@ -33,7 +38,7 @@ _MAX_HIGHLIGHT = 200_000  # characters: beyond this a block is shown in the plai
 
 @functools.lru_cache(maxsize=256)
 def lexer_for(language: str | None) -> Lexer | None:
-    """A Pygments lexer for a language name, alias or file name, or None when unknown."""
+    """A Pygments lexer for a language name, alias or file name, or None when unknown or not safe to run."""
     if not language or len(language) > 4096:
         return None  # untrusted runtimes name it: a path longer than any real one is not matched
     name = language.strip().split()[0] if language.strip() else ""
@@ -42,13 +47,13 @@ def lexer_for(language: str | None) -> Lexer | None:
         return None
     options = {"stripnl": False, "ensurenl": False, "tabsize": 0}
     try:
-        return get_lexer_by_name(name, **options)
+        lexer = get_lexer_by_name(name, **options)
     except ClassNotFound:
-        pass
-    try:
-        return get_lexer_for_filename(language.strip().split()[0], None, **options)
-    except ClassNotFound:
-        return None
+        try:
+            lexer = get_lexer_for_filename(language.strip().split()[0], None, **options)
+        except ClassNotFound:
+            return None
+    return lexer if reachable(lexer) else None  # a lexer no budget can stop (TNT's) is never run
 
 
 class AnsiCodeStyle(PygmentsStyle):
@@ -76,7 +81,10 @@ def _pygments_style(name: str) -> type[PygmentsStyle]:
 
 @functools.lru_cache(maxsize=4096)
 def _token_style(code_style: str, base: Style, ttype: _TokenType) -> Style:
-    found = _pygments_style(code_style).style_for_token(ttype)
+    style = _pygments_style(code_style)
+    while not style.styles_token(ttype) and ttype.parent is not None:
+        ttype = ttype.parent  # a token type made after the style class (a lexer's own, imported later) has none
+    found = style.style_for_token(ttype)
     color = found.get("ansicolor") or found.get("color")  # an ANSI name stays a name: the terminal's palette
     return Style(
         fg=(color if color.startswith("ansi") else f"#{color}") if color else base.fg,
@@ -88,20 +96,16 @@ def _token_style(code_style: str, base: Style, ttype: _TokenType) -> Style:
     )
 
 
-def _split(runs: list[tuple[str, Style]]) -> list[StyledLine]:
-    lines: list[list[Segment]] = [[]]
-    for text, style in runs:
-        parts = text.split("\n")
-        for index, part in enumerate(parts):
-            if index:
-                lines.append([])
-            if part:
-                line = lines[-1]
-                if line and line[-1].style == style:
-                    line[-1] = Segment(line[-1].text + part, style)
-                else:
-                    line.append(Segment(part, style))
-    return [tuple(line) for line in lines]
+def _paint(code_style: str, base: Style, line: Line) -> StyledLine:
+    """One line's tokens as styled runs, neighbours of one style joined."""
+    out: list[Segment] = []
+    for ttype, text in line:
+        style = _token_style(code_style, base, ttype)
+        if out and out[-1].style == style:
+            out[-1] = Segment(out[-1].text + text, style)
+        else:
+            out.append(Segment(text, style))
+    return tuple(out)
 
 
 def highlight_code(code: str, language: str | None, theme: Theme, base: Style) -> list[StyledLine]:
@@ -116,17 +120,25 @@ def _highlight(code: str, language: str | None, theme: Theme, base: Style) -> tu
     return tuple(_lex(code, language, theme, base))
 
 
+_FoldKey = tuple[str, str, Style]
+# The latest folds (lexing.Lexed) by language, code style and base: a streamed block's next text starts with
+# the last one's, and goes on from there.  A memo: the fold continued gives what the fold from scratch does.
+_RECENT: list[tuple[_FoldKey, Lexed[StyledLine]]] = []
+_RECENT_MAX = 16
+_BUDGET = Budget()  # one call's lexing time (tests set a long one to compare results that must not depend on time)
+
+
 def _lex(code: str, language: str | None, theme: Theme, base: Style) -> list[StyledLine]:
     lexer = lexer_for(language)
-    if lexer is None or len(code) > _MAX_HIGHLIGHT:
+    if lexer is None or language is None or len(code) > _MAX_HIGHLIGHT:
         return [(Segment(line, base),) if line else () for line in code.split("\n")]
-    runs = [
-        (text, _token_style(theme.code_style, base, ttype)) for _, ttype, text in lexer.get_tokens_unprocessed(code)
-    ]
-    lines = _split(runs)
-    # Lexers keep every character (stripnl/ensurenl off); should one not, the plain text is shown.
-    if "\n".join("".join(s.text for s in line) for line in lines) != code:
-        return [(Segment(line, base),) if line else () for line in code.split("\n")]
+    key = (language, theme.code_style, base)
+    found = [index for index, (seen, fold) in enumerate(_RECENT) if seen == key and code.startswith(fold.text)]
+    at = max(found, key=lambda index: len(_RECENT[index][1].text), default=None)
+    prior = _RECENT.pop(at)[1] if at is not None else start(lexer)
+    folded, lines = lex_fold(lexer, code, prior, functools.partial(_paint, theme.code_style, base), _BUDGET)
+    _RECENT.append((key, folded))
+    del _RECENT[:-_RECENT_MAX]
     return lines
 
 
