@@ -30,10 +30,13 @@ from . import codec as w
 from .dialogs import FALLBACK, Dialog, answer_result, dialog_input
 from .stream import MessageStream, tool_id
 
-__all__ = ["LemonConfig", "LemonSession", "LemonStep"]
+__all__ = ["MAX_FIELDS", "LemonConfig", "LemonSession", "LemonStep"]
 
 log = logging.getLogger(__name__)
 WORKING = "Working"
+# Distinct ui_status / ui_widget keys kept (issue 33, case 8: every key was kept and every update rebuilt the
+# status line from all of them, 40,000 keys took 180 s); past the cap the oldest key is dropped.
+MAX_FIELDS = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +104,7 @@ class LemonSession(RunQueries):
         self._log = Transcript(self.config.limits)
         self._status: dict[str, str] = {"run": "", "model": ""}
         self._status_shown = ""
+        self._widgets: dict[str, None] = {}  # widget keys shown, oldest first
         self._working = ""
         self._prompted = False  # a prompt was sent (the probe's error can only come before)
 
@@ -400,7 +404,7 @@ class LemonSession(RunQueries):
             opts = params.get("opts") or {}
             where = opts.get("placement", opts.get("position")) if isinstance(opts, dict) else None
             below = isinstance(where, str) and where.lower().replace("_", "").startswith("below")
-            out.inputs.append(Widget(params["key"], params["content"], below))
+            self._widget(Widget(params["key"], params["content"], below), out)
 
     # --- helpers ---------------------------------------------------------------------------------
 
@@ -431,7 +435,19 @@ class LemonSession(RunQueries):
             self._working = message
             out.inputs.append(Working(message))
 
+    def _widget(self, widget: Widget, out: _Out) -> None:
+        self._widgets.pop(widget.key, None)
+        if widget.text:
+            self._widgets[widget.key] = None
+            while len(self._widgets) > MAX_FIELDS:  # the oldest widget goes (an empty content removes it)
+                oldest = next(iter(self._widgets))
+                del self._widgets[oldest]
+                out.inputs.append(Widget(oldest, ""))
+        out.inputs.append(widget)
+
     def _set_status(self, key: str, text: str, out: _Out) -> None:
+        if key not in self._status and len(self._status) >= MAX_FIELDS + 2:  # (+2: our run and model fields)
+            del self._status[next(k for k in self._status if k not in ("run", "model"))]  # the oldest field goes
         self._status[key] = " ".join(text.split())  # one line
         shown = " \u00b7 ".join(value for value in self._status.values() if value)
         if shown != self._status_shown:
