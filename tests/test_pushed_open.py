@@ -12,7 +12,7 @@ import pytest
 
 from inline_render import Config, Input, LogAppend, LogClear, LogDelta, LogFinish, Resize
 from inline_render.terminals.memory import TerminalFamily
-from inline_render.testing import CheckedRenderer
+from inline_render.testing import CheckedRenderer, RenderMachine
 
 FILLERS = 12
 ENDINGS: dict[str, list[list[Input]]] = {
@@ -76,3 +76,15 @@ def test_a_clear_after_a_narrowing_shrink_adopts_what_still_reads_as_pushed(
     checked.feed([LogClear()])
     checked.feed([Resize(80, 24)])
     checked.feed([LogAppend("text", "after")])
+
+
+def test_a_clear_after_a_shrink_to_one_cell_adopts_the_rows_that_still_read_as_pushed() -> None:
+    """The random machine's example: an empty stream, a line, a shrink to 1x1 pushes both, a clear ends the stream
+    (its empty row is gone): the line's pushed row is adopted, the line is not inserted again."""
+    state = RenderMachine()
+    state.start_stream(kind="assistant", text="")
+    state.append_many_lines(lines=1)
+    state.resize(size=(1, 1))
+    state.clear()
+    state.numbered_lines_once()
+    state.inserted_rows_counted()

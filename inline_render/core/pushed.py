@@ -64,16 +64,23 @@ def adopt_pushed_open(state: AppState) -> AppState:
         return replace(state, pushed_open=None)  # rows went into history after them: they are out of place
     theme = state.log.options.theme if state.log.options is not None else None
     pending, committed = log_rows(state.log, pushed.columns, policy)
-    count, limit = 0, min(len(pushed.rows), len(pending))
-    while count < limit and draw_log_row(pending[count], pushed.columns, policy, theme) == pushed.rows[count]:
-        count += 1  # the rows that still read as pushed (a clear may have dropped an empty entry's row after them)
-    if not count:
+    if not pending:
+        return state if state.log.entries else replace(state, pushed_open=None)
+    # The first pushed row the log's next row reads as: a clear may have dropped an empty entry's rows before it
+    # (they stay in history as the ghosts they were) or after it.
+    first = draw_log_row(pending[0], pushed.columns, policy, theme)
+    skip = next((index for index, row in enumerate(pushed.rows) if row == first), -1)
+    if skip < 0:
         return replace(state, pushed_open=None)  # the text changed under them: they stay a ghost piece
+    rows = pushed.rows[skip:]
+    count, limit = 1, min(len(rows), len(pending))
+    while count < limit and draw_log_row(pending[count], pushed.columns, policy, theme) == rows[count]:
+        count += 1
     if committed < count:
         return state if count == len(pushed.rows) else replace(state, pushed_open=None)  # open: wait while the same
     if count < len(pending) and same_line(pending[count - 1], pending[count]):
         return replace(state, pushed_open=None)  # the line goes on past them: inserted whole, they are a ghost
     inserted = render.inserted_until + count
     render = replace(render, inserted_until=inserted, visible_start=max(render.visible_start, inserted))
-    adopted = tuple(row_text(row).rstrip(" ") for row in pushed.rows[:count])
+    adopted = tuple(row_text(row).rstrip(" ") for row in rows[:count])
     return replace(state, log=state.log.advance(pending[:count]), render=render, pushed_open=None, adopted_rows=adopted)

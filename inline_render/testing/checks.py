@@ -241,11 +241,20 @@ class CheckedRenderer:
         if self.family is TerminalFamily.SIMPLE:
             # The first ghost rows after the last committed one (nothing was inserted after them), as the terminal
             # has them (cut at a narrowing).
-            ids = self.above_ids
+            ids, above = self.above_ids, self.expected_above
             last = max((index for index, line in enumerate(ids) if line != -1), default=-1)
-            ghosts = [index for index in range(last + 1, len(ids)) if ids[index] == -1][: len(texts)]
-            if len(ghosts) < len(texts):
+            free = [index for index in range(last + 1, len(ids)) if ids[index] == -1]
+
+            def held(at: int) -> bool:  # the ghosts from free[at] on read as the adopted rows (cut at most)
+                rows = [above[index] for index in free[at : at + len(texts)]]
+                return len(rows) == len(texts) and all(
+                    text.startswith(row) and (row or not text) for row, text in zip(rows, texts, strict=True)
+                )
+
+            start = next((at for at in range(len(free)) if held(at)), None)
+            if start is None:
                 raise AssertionError(f"rows adopted by the core that no shrink pushed: {texts!r}")
+            ghosts = free[start : start + len(texts)]
             for index in ghosts:
                 ids[index] = self._lines
                 self.ghosts.remove(self.expected_above[index])
