@@ -31,10 +31,10 @@ def streamed(text: str, width: int, sizes: list[int]) -> CheckedRenderer:
         app.feed([LogDelta("a", text[position : position + size])])
         position, index = position + size, index + 1
         entry = next((entry for entry in app.state.log.entries if entry.id == "a"), None)
-        if entry is not None:
+        if entry is not None:  # ``entry.base``: where its text starts in the whole (the log trims what is inserted)
             now = entry.text[: entry.committed]
-            assert now.startswith(committed), (committed, now)
-            committed = now
+            assert now.startswith(committed[entry.base :]), (committed[entry.base :], now)
+            committed = committed[: entry.base] + now
     app.feed([LogFinish("a")])
     app.feed([LogAppend("text", "\n".join("end" for _ in range(6)))])
     return app

@@ -217,8 +217,9 @@ class LogState:
         head = last.end
         view = entry.view
         trim = head >= _TRIM_MIN and head * 2 >= entry.size
-        if trim and view is not None and view.mode == "markdown" and view.stable_lines:
-            # A Markdown entry drops its stable lines before the one holding ``head`` (same amortization).
+        if trim and view is not None and view.mode in ("markdown", "text") and view.stable_lines:
+            # A Markdown entry (or one gone on as text, markdown.guard) drops its stable lines before the one holding
+            # ``head`` (same amortization).
             _, cut, number = view.line_at(min(head, len(view.stable_text) - 1))
             if cut and number < len(view.stable_lines):
                 view = view_trim(view, cut)

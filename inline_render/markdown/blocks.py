@@ -16,10 +16,12 @@ URL is safe (``safe_url``).  All text arrives sanitized (controls shown as pictu
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 from markdown_it.tree import SyntaxTreeNode
 
 from ..text.cells import WidthPolicy, expand_tabs, sanitize, text_width
@@ -35,6 +37,10 @@ __all__ = [
     "Refs",
     "Renderer",
     "Table",
+    "WAIT_CHARS",
+    "WAIT_LINES",
+    "WIDTH_CHARS",
+    "WIDTH_ROWS",
     "Wrap",
     "definitions",
     "merge",
@@ -60,6 +66,15 @@ class Wrap(enum.Enum):
     RULE = "rule"  # a horizontal rule: one row, as wide as the room
 
 
+# Column widths come from the header and the first body rows (table.py), at most this many, and no more once their
+# source holds ``WIDTH_CHARS`` characters (the row reaching it counts): the rows after them are laid out as they
+# arrive, so a long table streams row by row (``Renderer.table`` commits them) instead of being parsed and laid out
+# whole per delta until it ends (issue 33, case 2: 600 rows took 5 minutes).  Those rows are the stand-in the tail
+# of a long open table is parsed after (stream.py), so the characters bound what a delta parses.
+WIDTH_ROWS = 32
+WIDTH_CHARS = 4096
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Table:
     """A table's cells as styled lines: header row first; ``aligns`` per column (left/center/right)."""
@@ -67,6 +82,7 @@ class Table:
     rows: tuple[tuple[StyledLine, ...], ...]
     aligns: tuple[str, ...]
     theme: Theme
+    width_rows: int = WIDTH_ROWS  # the body rows the column widths come from (``Renderer.width_rows``)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -102,9 +118,70 @@ _PARSER = MarkdownIt("commonmark", {"html": False, "breaks": True}).enable(["tab
 Refs = tuple[tuple[str, Any], ...]  # link reference definitions: (normalized label, markdown-it's href and title)
 
 
+# An open paragraph's line with an unmatched opener (``*``, ``_``, ``~``, `````, ``[``) waits for its closer through
+# at most this many later complete lines and characters, then settles as it is shown: the lines after it continue
+# the paragraph without it (stream.py), so a closer further on no longer pairs with it.  Without a bound such a line
+# kept the whole paragraph open, parsed again per delta until a blank line (issue 33, case 3: 2,400 lines, 153 s).
+WAIT_LINES = 16
+WAIT_CHARS = 4096
+
+
+# Inline nesting deeper than this shows its markers as text.  markdown-it pairs emphasis without a depth limit
+# (``'*' * 600 + 'a' + '*' * 600`` is 300 levels of strong), and its syntax tree, like this renderer, is built
+# recursively: such an answer exceeded Python's recursion limit (issue 33, case 1).  Blocks nest at most
+# markdown-it's ``maxNesting`` (20) deep.
+MAX_INLINE_DEPTH = 16
+
+
 def parse(source: str, refs: Refs = ()) -> SyntaxTreeNode:
     """The block tree of ``source``, where the definitions ``refs`` (from text before it) apply too."""
-    return SyntaxTreeNode(_PARSER.parse(source, {"references": dict(refs)}))
+    tokens = _PARSER.parse(source, {"references": dict(refs)})
+    for token in tokens:
+        if token.type == "inline" and token.children and _depth(token.children) > MAX_INLINE_DEPTH:
+            token.children = _bounded(token.children)
+    return SyntaxTreeNode(tokens)
+
+
+def _depth(tokens: list[Token]) -> int:
+    deepest = level = 0
+    for token in tokens:
+        level += token.nesting
+        deepest = max(deepest, level)
+    return deepest
+
+
+def _bounded(tokens: list[Token]) -> list[Token]:
+    """``tokens`` with every pair nested deeper than ``MAX_INLINE_DEPTH`` turned into the text of its markers."""
+    out: list[Token] = []
+    opened: list[Token | None] = []  # per open pair: its opener when it was turned into text, else None
+    level = 0
+    for token in tokens:
+        if token.nesting > 0:
+            flat = level >= MAX_INLINE_DEPTH
+            opened.append(token if flat else None)
+            level += 0 if flat else 1
+            out.append(_marker("[" if token.type == "link_open" else token.markup) if flat else token)
+        elif token.nesting < 0:
+            opener = opened.pop() if opened else None
+            level -= 0 if opener is not None else 1
+            if opener is None:
+                out.append(token)
+            else:
+                href = str(opener.attrs.get("href", ""))
+                out.append(_marker(f"]({href})" if token.type == "link_close" else token.markup))
+        else:
+            out.append(token)
+    joined: list[Token] = []  # adjacent texts as one (a run of 600 markers: one node, not 600)
+    for token in out:
+        if token.type == "text" and joined and joined[-1].type == "text":
+            joined[-1] = _marker(joined[-1].content + token.content)
+        else:
+            joined.append(token)
+    return joined
+
+
+def _marker(text: str) -> Token:
+    return Token("text", "", 0, content=text)
 
 
 def definitions(source: str, refs: Refs = ()) -> Refs:
@@ -187,6 +264,7 @@ class Renderer:
         self.commit = 0
         self.commit_line = 0
         self.top_item: tuple[int, int] | None = None  # (lines, source line): an open top-level list's last item
+        self.table_lead = 0  # source lines of an open table's stand-in once its rows commit: header, rule, width rows
         # The first ``freeze`` lines from line ``freeze_from`` reached the terminal's history (stream.view_freeze):
         # an open paragraph's complete lines among them are settled whatever the commit rule would hold back.
         self.freeze_from = 0
@@ -247,7 +325,7 @@ class Renderer:
         elif kind == "hr":
             self._emit(ctx.take(), (), [Segment(RULE * 3, self.style("rule"))], Wrap.RULE)
         elif kind == "table":
-            self.table(node, ctx)
+            self.table(node, ctx, open_)
         else:  # html and anything new: its source as text
             for line in (node.content or "").rstrip("\n").split("\n"):
                 self._emit(ctx.take(), ctx.rest, [Segment(line, self.options.base)], Wrap.WORD)
@@ -295,11 +373,27 @@ class Renderer:
         done = 0
         while done < complete - 1 and not _OPENERS.intersection("".join(s.text for s in lines[done])):
             done += 1
+        overdue = self._overdue(node.map[0], done, complete)
+        floor = max(0, overdue - WAIT_LINES) if overdue > done else 0
+        done = max(done, overdue)
         # Never settle up to a line break inside a pair (``*a`` then ``b*``): the lines after it are parsed again
         # after the stand-in, without the opener.  A line ending styled whose next line starts styled may be one.
-        while 0 < done < len(lines) and _styled_end(lines[done - 1], base) and _styled_start(lines[done], base):
+        while floor < done < len(lines) and _styled_end(lines[done - 1], base) and _styled_start(lines[done], base):
             done -= 1
         return done
+
+    def _overdue(self, first: int, done: int, complete: int) -> int:
+        """The first of the paragraph's lines (from source line ``first``) that may still wait for a closer: a line
+        waits while at most ``WAIT_LINES`` complete lines follow it and the waiting lines hold at most ``WAIT_CHARS``
+        characters, the lines before settle whatever they hold (``done`` when none has waited that long); the last
+        complete line always waits."""
+        back, size = complete, 0
+        while back > done and complete - back <= WAIT_LINES:
+            size += len(self.source_lines[first + back - 1])
+            if size > WAIT_CHARS:
+                break
+            back -= 1
+        return done if back <= done else min(back, complete - 1)
 
     def code(self, node: SyntaxTreeNode, ctx: _Ctx, open_: bool) -> None:
         content = node.content[:-1] if node.content.endswith("\n") else node.content
@@ -353,7 +447,8 @@ class Renderer:
             if len(self.lines) == count:  # an empty item (or one holding only an empty fence): its marker
                 self._emit(inner.take(), inner.rest, [], Wrap.WORD)
 
-    def table(self, node: SyntaxTreeNode, ctx: _Ctx) -> None:
+    def table(self, node: SyntaxTreeNode, ctx: _Ctx, open_: bool = False) -> None:
+        start = len(self.lines)
         rows: list[tuple[StyledLine, ...]] = []
         aligns: list[str] = []
         for section in node.children:
@@ -369,7 +464,8 @@ class Renderer:
                         aligns.append(found.split(":")[-1] if found else "left")
                 rows.append(tuple(cells))
         width = max(len(row) for row in rows)
-        grid = Table(tuple(row + ((),) * (width - len(row)) for row in rows), tuple(aligns), self.theme)
+        fixing, fixed = self.width_rows(node)
+        grid = Table(tuple(row + ((),) * (width - len(row)) for row in rows), tuple(aligns), self.theme, fixing)
         for index, row in enumerate(grid.rows):
             if index == 1:
                 self._emit(ctx.take(), ctx.rest, [], Wrap.TABLE, table=grid, row=-1)  # the header rule
@@ -380,6 +476,28 @@ class Renderer:
             self._emit(ctx.take(), ctx.rest, [Segment(text + pad)], Wrap.TABLE, table=grid, row=index)
         if len(grid.rows) == 1:
             self._emit(ctx.take(), ctx.rest, [], Wrap.TABLE, table=grid, row=-1)
+        if open_ and node.map and fixed:
+            # Once the rows that fix the column widths are complete, a complete row can no longer change: the
+            # header, the rule and every complete body row commit (a row's line is complete with its newline).
+            last = node.map[1] - 1
+            partial = last >= len(self.source_lines) or not self.source_lines[last].endswith("\n")
+            complete = len(grid.rows) - 1 - (1 if partial else 0)
+            self.commit = start + 2 + complete
+            self.commit_line = node.map[0] + 2 + complete
+            self.table_lead = 2 + fixing
+
+    def width_rows(self, node: SyntaxTreeNode) -> tuple[int, bool]:
+        """How many body rows of a table fix its column widths (``WIDTH_ROWS``, ``WIDTH_CHARS``), and whether no
+        appended text can change them (they are complete, and their number is final)."""
+        if node.map is None or not self.source_lines:
+            return WIDTH_ROWS, False
+        first, end = node.map[0] + 2, min(node.map[1], len(self.source_lines))
+        count = size = 0
+        while count < WIDTH_ROWS and size < WIDTH_CHARS and first + count < end:
+            size += len(self.source_lines[first + count])
+            count += 1
+        complete = count > 0 and self.source_lines[first + count - 1].endswith("\n")
+        return count, complete and (count == WIDTH_ROWS or size >= WIDTH_CHARS)
 
     def fence_closed(self, node: SyntaxTreeNode) -> bool:
         """Whether a fence has seen its complete closing line (then it can no longer change).
@@ -437,8 +555,22 @@ class Renderer:
         shown = "".join(s.text for s in lines[row][column:]) + "".join(
             s.text for line in lines[row + 1 :] for s in line
         )
-        if url is None and href and shown != href and "mailto:" + shown != href:
+        if href and shown != href and "mailto:" + shown != href and (url is None or _looks_like_url(shown)):
+            # Without a hyperlink the target is shown after the text; with one, the text stands for it, unless the
+            # text reads as another address (``[https://docs.python.org/](https://evil.example/x)``, issue 33).
             lines[-1].append(Segment(f" ({href})", merge(style, self.theme.style("link_url"))))
+
+
+# Text a reader takes for an address: a scheme (``https:``, ``mailto:``, ``javascript:``), ``www.`` or a host name
+# (``docs.python.org``, ``evil.example/x``), or an e-mail address.
+_URL_LIKE = re.compile(
+    r"\s*(?:[a-z][a-z0-9+.-]*:|www\.|[^\s/@]+@[^\s/@]+\.|[\w-]+(?:\.[\w-]+)*\.[a-z][\w-]*(?:[/:?#]|\s*$))", re.I
+)
+
+
+def _looks_like_url(text: str) -> bool:
+    """Whether link text reads as an address (then a hyperlink to another target shows that target too)."""
+    return _URL_LIKE.match(text) is not None
 
 
 def _ancestors(node: SyntaxTreeNode) -> list[SyntaxTreeNode]:

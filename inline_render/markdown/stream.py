@@ -62,6 +62,7 @@ from ..text.highlight import highlight_diff
 from ..text.spans import parse_ansi
 from ..text.style import Row, Segment, row_width
 from .blocks import CODE_MARK, RULE, Line, Options, Refs, Renderer, Wrap, _Ctx, definitions, merge, parse
+from .guard import failed, text_update
 from .table import cut, table_rows
 
 __all__ = [
@@ -221,6 +222,17 @@ LONG_OPEN_LINE = 16_384
 
 
 def _update(view: View, source: str) -> View:
+    # Guarded: an exception rendering one entry shows that entry's rest as text with a note (guard.py), instead of
+    # escaping the tick, ending the app and losing the text streamed in it (issue 33, case 1).
+    if view.mode == "text":
+        return text_update(view, source)
+    try:
+        return _render(view, source)
+    except Exception as error:
+        return failed(view, source, error)
+
+
+def _render(view: View, source: str) -> View:
     if view.mode != "markdown":
         return _update_lines(view, source)
     end = source.rfind("\n") + 1
@@ -282,7 +294,7 @@ def _update_blocks(view: View, source: str) -> View:
     before = view.blocks > 0 and not view.continues  # the continued block's separator is out already
     renderer.blocks(closed, ctx, "root", False, before)
     closed_lines = len(renderer.lines)
-    drop = 1 if view.continues else 0  # the dummy is the first line rendered
+    drop = dummy.count("\n") if view.continues else 0  # the stand-in's lines are rendered first (one, or a table's)
     continues, lead = False, ""
     if last_open:
         block = top[-1]
@@ -298,7 +310,11 @@ def _update_blocks(view: View, source: str) -> View:
         item = renderer.top_item if block.type in ("bullet_list", "ordered_list") else None
         if item is not None:
             item_src, lead = src(item[1]), _list_lead(lines, item[1])
-        if settled:  # settled lines of the open paragraph become stable; the tail continues it
+        table = block.type == "table" and renderer.commit > closed_lines
+        if table:  # the committed rows become stable; the tail continues the table after the rows fixing its widths
+            stable_count, stable_src, continues = commit, commit_src, True
+            lead = "".join(lines[start_line : start_line + renderer.table_lead])
+        elif settled:  # settled lines of the open paragraph become stable; the tail continues it
             stable_count, stable_src, continues, lead = commit, commit_src, True, _DUMMY
         elif item is not None and lead:  # the items before the last become stable; the tail continues the list
             stable_count, stable_src, continues = item[0] - drop, item_src, True
@@ -374,7 +390,12 @@ def view_final(view: View) -> View:
     source = view.source
     end = source.rfind("\n") + 1
     held = len(source) - end > LONG_OPEN_LINE or _LONE_MARKER.fullmatch(source, end) is not None
-    return _update_blocks(view, source) if end < len(source) and end >= view.stable_src and held else view
+    if end < len(source) and end >= view.stable_src and held:
+        try:
+            return _update_blocks(view, source)
+        except Exception as error:
+            return failed(view, source, error)
+    return view
 
 
 def view_freeze(view: View, offset: int) -> View:
@@ -409,7 +430,7 @@ def view_trim(view: View, cut: int) -> View:
     again): what a streaming Markdown entry keeps is what can still be drawn or parsed.  Display and
     source offsets of the result count from the cuts (``src_base`` says where the source starts)."""
     index = bisect.bisect_left(view.stable_starts, cut)
-    if view.mode != "markdown" or index >= len(view.stable_starts) or view.stable_starts[index] != cut:
+    if view.mode not in ("markdown", "text") or index >= len(view.stable_starts) or view.stable_starts[index] != cut:
         raise ValueError(f"view_trim: offset {cut} is not the start of a stable line")
     src = view.stable_src
     return View(

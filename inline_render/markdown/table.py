@@ -1,6 +1,7 @@
 """Tables fitted to the width: column widths by content, cells wrapped, a stacked layout when too narrow.
 
-Columns get their natural width (their widest cell) when the table fits; otherwise the
+Columns get their natural width (their widest cell among the header and the first body rows, ``blocks.WIDTH_ROWS``
+and ``WIDTH_CHARS``; later, wider cells wrap) when the table fits; otherwise the
 widest columns give way first (a water level: every column is capped at one width, the cells
 wrap).  When even a few cells per column do not fit, each row is stacked: one ``header: value``
 block per cell, so nothing is cut.  A table row then takes one or more rows, and the row index
@@ -45,9 +46,18 @@ def _text(cell: StyledLine) -> str:
     return "".join(segment.text for segment in cell)
 
 
+@functools.lru_cache(maxsize=64)
+def _natural(table: Table, policy: WidthPolicy) -> tuple[int, ...]:
+    """Each column's widest cell among the header and the body rows that fix the widths (``Table.width_rows``)."""
+    rows = table.rows[: table.width_rows + 1]
+    return tuple(max(1, *(text_width(_text(row[c]), policy) for row in rows)) for c in range(len(table.rows[0])))
+
+
+@functools.lru_cache(maxsize=256)
 def _widths(table: Table, room: int, policy: WidthPolicy) -> tuple[int, ...] | None:
+    # Cached per table: every row's layout needs them (measured per row, a 600-row table took minutes).
     columns = len(table.rows[0])
-    natural = [max(1, *(text_width(_text(row[c]), policy) for row in table.rows)) for c in range(columns)]
+    natural = _natural(table, policy)
     avail = room - len(SEPARATOR) * (columns - 1)
     if sum(natural) <= avail:
         return tuple(natural)
