@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from ..cli import PROG, help_text
 from ..core.state import Config
 from .code import CODE_WORKLOADS
+from .constructs import CONSTRUCT_WORKLOADS
 from .measure import Event, make_renderer, row_line, run_events
 from .stream import STREAM_WORKLOADS
 from .workloads import (
@@ -48,17 +49,20 @@ WORKLOADS: dict[str, Callable[[int, bool], Iterator[Event]]] = {
 }
 WORKLOADS.update(STREAM_WORKLOADS)
 WORKLOADS.update(CODE_WORKLOADS)
+WORKLOADS.update(CONSTRUCT_WORKLOADS)
 
 
-_SIZED = ("w1", "w3", "w5", "w1s", "s1", "s2", "s3", "c1", "c2")  # workloads named kind:N
+_SIZED = ("w1", "w3", "w5", "w1s", "s1", "s2", "s3", "c1", "c2", *CONSTRUCT_WORKLOADS)  # kind:N
 
 
 _KNOWN = "w1:N, w2, w3:N, w4, w5:N, w1s:N, idle, status, s1:N, s2:N, s3:N, flood, flood_md, c1:N, c2:N"
+_KNOWN += ", " + ", ".join(f"{name}:N" for name in CONSTRUCT_WORKLOADS)
 
 
 _UNITS = {"w1": "delta", "w2": "batch", "w3": "resize", "w4": "key", "w5": "delta", "w1s": "delta"}
 _UNITS.update({"s1": "delta", "s2": "delta", "s3": "delta", "flood": "100 KB", "flood_md": "100 KB"})
 _UNITS.update({"c1": "delta", "c2": "delta"})
+_UNITS.update(dict.fromkeys(CONSTRUCT_WORKLOADS, "delta"))
 
 
 def _sizes(quick: bool) -> tuple[list[int], list[int]]:
@@ -73,7 +77,9 @@ def workload_names(quick: bool) -> list[str]:
     flood = [] if quick else ["flood", "flood_md"]
     sized = [*(f"w1:{n}" for n in w1), "w2", *(f"w3:{n}" for n in w3), "w4", *(f"w5:{n}" for n in w1)]
     code = ["c1:1000", "c2:1000"] if quick else [f"{kind}:{n}" for kind in ("c1", "c2") for n in (1000, 100_000)]
-    return [*sized, *issue14, *streams, *flood, *code]  # c1, c2: issue 33, code blocks and one long line
+    # Issue 33: a delta to a long open Markdown table or paragraph costs as much after 100 KB of it as after 1 KB.
+    constructs = [f"{name}:{n}" for name in CONSTRUCT_WORKLOADS for n in ((1000,) if quick else (1000, 100_000))]
+    return [*sized, *issue14, *streams, *flood, *code, *constructs]  # c1, c2: issue 33, code blocks and one long line
 
 
 def _valid_name(name: str) -> bool:
@@ -86,7 +92,7 @@ def _valid_name(name: str) -> bool:
 def run_workload(name: str, quick: bool, check_invariants: bool = True) -> dict[str, object]:
     """Run one workload in this process; add its CPU time and this process's peak RSS."""
     kind, _, lines = name.partition(":")
-    markdown = kind in ("w5", "s3", "flood_md", "c1", "c2")
+    markdown = kind in ("w5", "s3", "flood_md", "c1", "c2", *CONSTRUCT_WORKLOADS)
     config = Config(viewport_height=10, check_invariants=check_invariants, markdown=markdown)
     started = time.process_time()
     result: dict[str, object] = {"workload": name}
