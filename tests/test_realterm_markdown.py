@@ -16,6 +16,7 @@ import pytest
 from realterm.run import RunResult, run_storm
 from realterm.storm import make_storm
 from realterm.terminals import Adapter, adapters
+from test_realterm_terminals import KITTY_OWN_LOSSES
 
 STORMS = int(os.environ.get("INLINE_RENDER_REALTERM_STORMS", "1"))
 FIRST_SEED = int(os.environ.get("INLINE_RENDER_REALTERM_SEED", "1"))
@@ -45,7 +46,13 @@ def test_a_markdown_chat_without_resize_is_shown_once_without_ghosts(name: str) 
 
 
 @pytest.mark.realterm_storm
-@pytest.mark.parametrize("name", STRICT)
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(name, marks=pytest.mark.xfail(reason=KITTY_OWN_LOSSES, strict=False)) if name == "kitty" else name
+        for name in STRICT
+    ],
+)
 def test_a_markdown_chat_under_a_resize_storm_loses_cuts_and_duplicates_no_line(name: str) -> None:
     """8 resizes 0.2-0.6 s apart while the chat streams: every line exactly once, in order, none cut."""
     adapter = _adapter(name)

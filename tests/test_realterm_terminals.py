@@ -72,11 +72,18 @@ def test_full_width_rows_keep_their_last_cell_at_exit(name: str) -> None:
 # reference.  Remove a terminal from here once it passes (its test is then strict).  kitty, unknown to the library
 # and taken for a re-wrapping terminal since 8d9db30, lost and duplicated nothing in 20 storms (seeds 1-20) at
 # bc8785a; taken for one that cuts rows before, every storm showed 1-9 lines twice (tests/realterm/README.md, kitty).
+# kitty garbles rows by itself while it re-wraps (printf lost 5 lines in 10 storms: "charlie" read back "chrlie"):
+# on a loaded machine a storm now and then loses a line the same way (CI's dry run, 2026-12-02: L0076 and L0077 of
+# seed 1 missing with the composer glued to a row; 0 in 20 plain and 20 Markdown storms the same day).
+KITTY_OWN_LOSSES = (
+    "kitty loses rows while it re-wraps, printf's too (5 lines in 10 storms); a loaded run loses one now and then"
+)
 STORM_FAILS = {
     "screen": "one storm compared with one printf run: since the open line streams as one text (2026-11-24, "
     "ten storms: 75, 75 and 77 lines missing against printf's 78 and 79, none cut or duplicated) the library "
     "loses no more than printf, but a storm's count on screen varies by a line or two between runs of the same "
     "code, printf's too (the oldest lines, out of screen's reach: tests/test_screen_reach.py); README, Known limits",
+    "kitty": KITTY_OWN_LOSSES,
 }
 
 
