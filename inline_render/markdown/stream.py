@@ -56,7 +56,7 @@ from dataclasses import dataclass, replace
 
 from markdown_it.tree import SyntaxTreeNode
 
-from ..text.align import continued_at
+from ..text.align import continued_at, started_at
 from ..text.cells import WidthPolicy, expand_tabs, iter_cells, text_width, wrap_line
 from ..text.highlight import highlight_diff
 from ..text.spans import parse_ansi
@@ -421,7 +421,10 @@ def view_replace(view: View, source: str) -> View:
     keep = view.commit_src if view.mode == "markdown" else view.source.rfind("\n") + 1
     # The new source may space the kept part otherwise (a runtime's whole answer after its streamed parts): it
     # continues where the kept words end in it.
-    return _update(view, view.source[:keep] + source[continued_at(view.source[:keep], source, view.src_base) :])
+    # (The view may have dropped its source's start, ``src_base``: where the rest starts in the new source is found
+    # by its words first.)
+    start = started_at(view.source, source, view.src_base)
+    return _update(view, view.source[:keep] + source[continued_at(view.source[:keep], source, start) :])
 
 
 def view_trim(view: View, cut: int) -> View:
