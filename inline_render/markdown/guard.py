@@ -14,14 +14,11 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from ..text.cells import expand_tabs
 from ..text.style import Segment, Style
 from .blocks import Line, merge
-
-if TYPE_CHECKING:
-    from .stream import View
+from .view import View
 
 __all__ = ["NOTE", "failed", "text_update"]
 
