@@ -88,3 +88,18 @@ def test_a_clear_after_a_shrink_to_one_cell_adopts_the_rows_that_still_read_as_p
     state.clear()
     state.numbered_lines_once()
     state.inserted_rows_counted()
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="open: a committed line twice after a storm to 1x1")
+def test_two_previews_then_a_storm_down_to_one_cell_show_each_line_once() -> None:
+    """CI's machine example on the 6x3 terminal (README, Known limits): two permission previews around an empty
+    stream, then 14x5 and 1x1 in one storm: each preview's lines once (today "Permission preflight ready (edit)"
+    stands twice, with or without the adoption of pushed rows)."""
+    from test_machine import TinyMachine
+
+    state = TinyMachine()
+    state.permission_preview(diff="", language=None, tool="edit", truncated=False)
+    state.start_stream(kind="assistant", text="")
+    state.notify(kind="info", styled=False, text="")
+    state.permission_preview(diff="", language=None, tool="edit", truncated=False)
+    state.resize_storm(storm=[[Resize(14, 5)], [Resize(1, 1)]])
