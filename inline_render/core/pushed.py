@@ -26,7 +26,7 @@ from dataclasses import replace
 from ..text.style import row_text
 from .app import AppState, PushedOpen
 from .log import log_rows, same_line
-from .rows import draw_log_row
+from .rows import draw_log_row, drawn_as
 
 __all__ = ["adopt_pushed_open", "record_pushed_open"]
 
@@ -43,9 +43,7 @@ def record_pushed_open(state: AppState, upto: int) -> AppState:
     theme = state.log.options.theme if state.log.options is not None else None
     pending, _ = log_rows(state.log, width, policy)
     limit = min(upto - skip, state.screen.drawn_log_rows - skip, len(pending), len(drawn) - skip)
-    count = 0
-    while count < limit and drawn[skip + count] == draw_log_row(pending[count], width, policy, theme):
-        count += 1
+    count = drawn_as(drawn[skip:], pending, limit, width, policy, theme)
     if not count:
         return state
     rows = tuple(drawn[skip : skip + count])
@@ -73,9 +71,7 @@ def adopt_pushed_open(state: AppState) -> AppState:
     if skip < 0:
         return replace(state, pushed_open=None)  # the text changed under them: they stay a ghost piece
     rows = pushed.rows[skip:]
-    count, limit = 1, min(len(rows), len(pending))
-    while count < limit and draw_log_row(pending[count], pushed.columns, policy, theme) == rows[count]:
-        count += 1
+    count = drawn_as(rows, pending, min(len(rows), len(pending)), pushed.columns, policy, theme)
     if committed < count:
         return state if count == len(pushed.rows) else replace(state, pushed_open=None)  # open: wait while the same
     if count < len(pending) and same_line(pending[count - 1], pending[count]):

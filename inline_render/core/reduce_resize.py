@@ -23,7 +23,7 @@ from .log import LogRow, continues_line, entry_rows, log_rows, same_line
 from .ops import Index, LineFeed, MoveBy, RestoreCursor, SaveCursor
 from .plan_stream import appends_at_cursor, rewrap_stream
 from .pushed import record_pushed_open
-from .rows import draw_log_row
+from .rows import draw_log_row, drawn_as
 
 __all__ = ["reduce_resize"]
 
@@ -411,11 +411,9 @@ def _commit_drawn_rows(state: AppState, upto: int, *, kept: bool) -> AppState:
     width = state.screen.drawn_columns or state.columns
     log = state.log
     pending, committed = log_rows(log, width, state.config.width_policy)
-    count = 0
     limit = min(upto - skip, state.screen.drawn_log_rows - skip, len(pending), len(drawn) - skip)
-    policy, theme = state.config.width_policy, log.options.theme if log.options is not None else None
-    while count < limit and drawn[skip + count] == draw_log_row(pending[count], width, policy, theme):
-        count += 1
+    theme = log.options.theme if log.options is not None else None
+    count = drawn_as(drawn[skip:], pending, limit, width, state.config.width_policy, theme)
     if count > committed:
         # Rows the commit rule still held back are in the terminal's history or above the viewport all the same:
         # their text is kept as it is from now on (a Markdown paragraph's held lines settle), so that they count

@@ -7,7 +7,7 @@ wide in every locale.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from ..markdown.stream import draw_line_row
 from ..text.cells import WidthPolicy, clip_to_width
@@ -19,6 +19,7 @@ from .log import Entry, LogRow
 __all__ = [
     "draw_log_row",
     "draw_log_rows",
+    "drawn_as",
     "prefix_for",
 ]
 
@@ -149,3 +150,14 @@ def _draw_row(
     # Fits by construction (prefixes are as wide as they are long, the text is clipped to the room
     # left), so frames need not clip it again: tests/test_bench.py checks clip_row leaves it alone.
     return tuple(segments)
+
+
+def drawn_as(
+    rows: Sequence[Row], pending: Sequence[LogRow], limit: int, width: int, policy: WidthPolicy, theme: Theme | None
+) -> int:
+    """How many of the first ``limit`` ``rows`` (rows on the terminal) are the ``pending`` log rows drawn at ``width``,
+    in order: what a resize may count as the log's, where a terminal kept or pushed them."""
+    count = 0
+    while count < limit and rows[count] == draw_log_row(pending[count], width, policy, theme):
+        count += 1
+    return count
