@@ -199,11 +199,20 @@ def test_frame_in_flight_at_a_narrowing_shrink_below_its_reach_cuts_no_line(fami
     assert "missing 0," in verdict and "out of order 0," in verdict, verdict
 
 
-# Known limit (README, "Known limits"): the price of the rule above, the whole lines the clamped frame pushed
-# intact are shown twice (7 in this case).  Replaying on each family's own model to tell them apart was tried in an
-# earlier session: it still cut on xterm and VTE.  strict: a fix makes it pass.
-@pytest.mark.xfail(strict=True, reason="the lines a clamped frame at a narrowing inserted are all inserted again")
-@pytest.mark.parametrize("family", FAMILIES, ids=[f.value for f in FAMILIES])
+# The price of the rule above was that the whole lines the clamped frame pushed intact were shown twice (7 in this
+# case).  On a terminal that re-wraps, the frames are now replayed on every re-wrapping model (tmux, VTE, xterm.js),
+# and where all agree with the cursor report only the garbled lines are inserted again
+# (``reduce_resize._replayed_alike``).  xterm cuts rows at a narrowing, which the replay does not model: the rule
+# above still applies there (known limit; strict: a fix makes it pass).
+NARROWING_TWICE = pytest.mark.xfail(
+    strict=True, reason="xterm: the lines a clamped frame at a narrowing inserted are all inserted again"
+)
+
+
+@pytest.mark.parametrize(
+    "family",
+    [pytest.param(f, marks=[NARROWING_TWICE] if f is TerminalFamily.XTERM else [], id=f.value) for f in FAMILIES],
+)
 def test_frame_in_flight_at_a_narrowing_shrink_below_its_reach_duplicates_nothing(family: TerminalFamily) -> None:
     """A frame in flight at a shrink to fewer rows than it moves up, and fewer columns, shows no line twice."""
     verdict = _clamped_shrink(family, 2, start=(60, 24), met=(45, 10))

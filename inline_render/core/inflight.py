@@ -69,17 +69,21 @@ def clamped(frames: Sequence[FrameRecord], met_rows: int) -> bool:
 
 
 def replay_frames(
-    frames: Sequence[FrameRecord], met: tuple[int, int], now: tuple[int, int], policy: WidthPolicy
+    frames: Sequence[FrameRecord],
+    met: tuple[int, int],
+    now: tuple[int, int],
+    policy: WidthPolicy,
+    family: TerminalFamily = TerminalFamily.XTERM,
 ) -> Replayed | None:
     """Replay ``frames`` on a terminal that took the size ``met`` (columns, rows) before the first of them
-    and is ``now`` in size afterwards; None where the model does not apply (a narrowing, a cursor off the
-    screen, a frame that moved the screen's top row)."""
+    and is ``now`` in size afterwards; None where the model does not apply (a narrowing, unless ``family`` is
+    a terminal that re-wraps rows, a cursor off the screen, a frame that moved the screen's top row)."""
     if not frames:
         return None
     first = frames[0]
-    if met[0] < first.columns or now[0] < met[0]:
+    if (met[0] < first.columns and not family.reflows) or now[0] < met[0]:
         return None
-    terminal = _model(first, policy, TerminalFamily.XTERM)
+    terminal = _model(first, policy, family)
     if terminal is None:
         return None
     terminal.resize(*met)

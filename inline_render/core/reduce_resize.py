@@ -16,11 +16,13 @@ from dataclasses import replace
 
 from ..inputs import Resize
 from ..outputs import Output
+from ..terminals.memory import TerminalFamily
+from ..text.cells import WidthPolicy
 from ..text.style import Row, row_text, row_width
 from .app import RECENT_FRAMES, AppState, FrameRecord, Screen
-from .inflight import clamped, damaged_lines, replay_frames
+from .inflight import Replayed, clamped, damaged_lines, replay_frames
 from .log import LogRow, continues_line, entry_rows, log_rows, same_line
-from .ops import Index, LineFeed, MoveBy, RestoreCursor, SaveCursor
+from .ops import Index, LineFeed, MoveBy, RestoreCursor, SaveCursor, Text
 from .plan_stream import appends_at_cursor, rewrap_stream
 from .pushed import record_pushed_open
 from .rows import draw_log_row, drawn_as
@@ -141,13 +143,35 @@ def _trusted_rows(
     between a row they moved up to and the cursor moved that row, and they wrote on a piece of it."""
     drawn = screen.drawn or ()
     trusted, first_written = index, screen.written_by(in_flight)
-    if in_flight and (
-        cursor_split
-        or not _rows_fit(drawn[first_written : index + 1], narrowest, state)
-        or not all(_reached_rows_fit(frame, narrowest, state) for frame in screen.recent_frames[-in_flight:])
-    ):
-        trusted = min(index, first_written)
-    return trusted
+    if not in_flight:
+        return trusted
+    flight = screen.recent_frames[-in_flight:]
+    if cursor_split or not all(_reached_rows_fit(frame, narrowest, state) for frame in flight):
+        return min(index, first_written)
+    written = drawn[first_written : index + 1]
+    if _rows_fit(written, narrowest, state):
+        return trusted
+    # Some row they wrote is wider than the narrowest width: it and the rows under it may have been re-wrapped or
+    # clipped.  The rows they wrote above the first such row fit that width (no resize cut or re-wrapped them) and
+    # were reached by moves over rows that fit: where no frame moved up after writing (a move up past a row it had
+    # written, re-wrapped taller by then, would land on another row), they are where they were drawn.  Redrawn
+    # instead, their copies above the new viewport would stay (it is counted one screen row a drawn row, and the
+    # taller rows under them make it start lower): whole committed lines shown twice.
+    if any(_moves_up_after_writing(frame) for frame in flight):
+        return min(index, first_written)
+    fitting = next(offset for offset, row in enumerate(written) if not _rows_fit((row,), narrowest, state))
+    return min(index, first_written + fitting)
+
+
+def _moves_up_after_writing(frame: FrameRecord) -> bool:
+    """``frame`` moves the cursor up (``CUU``, or back to a saved position) after it wrote text."""
+    wrote = False
+    for op in frame.ops:
+        if type(op) is Text:
+            wrote = True
+        elif wrote and ((type(op) is MoveBy and op.rows < 0) or type(op) is RestoreCursor):
+            return True
+    return False
 
 
 def _resize_stream(state: AppState, item: Resize, now: int) -> AppState:
@@ -274,10 +298,10 @@ def _resize_replayed(state: AppState, item: Resize, column: int) -> AppState | N
     if len(frames) != count or not clamped(frames, met[1]):
         return None
     policy = state.config.width_policy
-    try:
-        replayed = replay_frames(frames, met, (item.columns, item.rows), policy)
-    except Exception:  # a model consulted for a better guess: if it fails, the general rules still apply
-        replayed = None
+    narrowed = met[0] < frames[0].columns
+    if narrowed and (not state.config.resize_reflow or state.config.soft_wrap_lines):
+        return None  # a terminal that cuts rows (xterm), or screen's soft lines (``_soft_lines_in_flight``)
+    replayed = _replayed_alike(frames, met, (item.columns, item.rows), policy, narrowed=narrowed)
     if replayed is None or replayed.cursor[0] != row:
         return None
     theme = state.log.options.theme if state.log.options is not None else None
@@ -308,6 +332,30 @@ def _resize_replayed(state: AppState, item: Resize, column: int) -> AppState | N
     return replace(
         state, columns=item.columns, rows=item.rows, log=log, render=render, screen=screen, replayed=replay_note
     )
+
+
+# At a narrowing the terminals measured to re-wrap rows do it each its own way: the replay is trusted only where
+# every one of their models puts every row in the same place (a terminal the library has no model for re-wraps as
+# one of them, or its cursor report disagrees).
+_REWRAPPING = (TerminalFamily.TMUX, TerminalFamily.VTE, TerminalFamily.XTERMJS)
+
+
+def _replayed_alike(
+    frames: Sequence[FrameRecord], met: tuple[int, int], now: tuple[int, int], policy: WidthPolicy, *, narrowed: bool
+) -> Replayed | None:
+    """The frames in flight replayed (``inflight.replay_frames``): on xterm's model, or at a narrowing on every
+    re-wrapping model, None unless they all agree."""
+    families = _REWRAPPING if narrowed else (TerminalFamily.XTERM,)
+    results: list[Replayed] = []
+    for family in families:
+        try:
+            replayed = replay_frames(frames, met, now, policy, family)
+        except Exception:  # a model consulted for a better guess: if it fails, the general rules still apply
+            replayed = None
+        if replayed is None or (results and replayed != results[0]):
+            return None
+        results.append(replayed)
+    return results[0]
 
 
 def _found_in_order(rows: list[LogRow], texts: list[str], seen: list[str]) -> tuple[int, dict[int, int]]:

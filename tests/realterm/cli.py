@@ -140,7 +140,7 @@ def _storm_command(args: argparse.Namespace) -> int:
 def _replay_command(args: argparse.Namespace) -> int:
     family = TerminalFamily(args.family)
     storm = make_storm(args.seed, lines=args.lines)
-    replayed = replay_recording(Path(args.file), storm, family)
+    replayed = replay_recording(Path(args.file), storm, family, args.content)
     print(f"{args.file} on the {family.value} model: {replayed.verdict.summary()}")
     print(f"cursor reports the model could not reproduce: {replayed.disagreed} of {replayed.resizes} resizes")
     return 0 if replayed.verdict.ok else 1
@@ -173,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     again.add_argument("--seed", type=int, required=True, help="the storm's seed")
     again.add_argument("--family", default="screen", choices=[family.value for family in REPLAYABLE])
     again.add_argument("--lines", type=int, default=80, help="numbered lines the app streamed")
+    again.add_argument("--content", choices=("lines", "markdown"), default="lines", help="what the app streamed")
     args = parser.parse_args(argv)
     if args.command == "replay":
         return _replay_command(args)

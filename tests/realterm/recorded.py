@@ -11,6 +11,7 @@ can be studied, and a fix tried, in-process and exactly.
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,11 +20,12 @@ from inline_render.scenario import load_scenario
 from inline_render.terminals.memory import TerminalFamily, TestTerminal
 from inline_render.testing.checks import CheckedRenderer
 
+from .app import rendered_lines
 from .checker import TerminalText, Verdict, check
-from .lines import preamble_lines, storm_lines
+from .lines import markdown_session, preamble_lines, storm_lines
 from .storm import Storm
 
-__all__ = ["REPLAYABLE", "Replayed", "replay_recording"]
+__all__ = ["REPLAYABLE", "InFlight", "Replayed", "replay_recording", "retimed"]
 
 REPLAYABLE = (TerminalFamily.SCREEN, TerminalFamily.TMUX, TerminalFamily.VTE, TerminalFamily.XTERMJS)
 _CUTS = 200  # resize points tried in the bytes in flight (evenly spread)
@@ -39,6 +41,17 @@ class Replayed:
     terminal: TestTerminal
 
 
+@dataclass(frozen=True, slots=True)
+class InFlight:
+    """A resize moved to another point of a recorded run: before its tick ``at`` (counted among the ticks without a
+    resize), with ``ticks`` ticks from there in flight, landing after ``fraction`` of their bytes."""
+
+    at: int
+    size: tuple[int, int]
+    ticks: int
+    fraction: float
+
+
 class _Unchecked(CheckedRenderer):
     """The renderer without the per-tick checks: the verdict at the end is the point."""
 
@@ -46,12 +59,15 @@ class _Unchecked(CheckedRenderer):
         pass
 
 
-def replay_recording(path: Path, storm: Storm, family: TerminalFamily) -> Replayed:
+def replay_recording(path: Path, storm: Storm, family: TerminalFamily, content: str = "lines") -> Replayed:
     """Replay the recording at ``path`` of ``storm`` on ``family``'s model (the lines as the rig's app made them for
-    that terminal: ASCII only on GNU screen)."""
+    that terminal: ASCII only on GNU screen; ``content`` ``markdown``: the storm's Markdown chat)."""
     scenario = load_scenario(path)
     ascii_only = family is TerminalFamily.SCREEN
-    texts = storm_lines(storm.seed, storm.lines, storm.columns, ascii_only=ascii_only)
+    if content == "markdown":
+        texts = list(rendered_lines(markdown_session(storm.seed, storm.lines)))
+    else:
+        texts = storm_lines(storm.seed, storm.lines, storm.columns, ascii_only=ascii_only)
     lines = [*preamble_lines(storm.preamble), *texts]
     terminal = TestTerminal(storm.columns, storm.rows, family=family)
     for line in preamble_lines(storm.preamble):
@@ -100,3 +116,28 @@ def _landed(before: TestTerminal, data: bytes, resize: Resize) -> TestTerminal |
         if resize.cursor_row is None or model.cursor.y == resize.cursor_row:
             return model
     return None
+
+
+def retimed(path: Path, storm: Storm, family: TerminalFamily, resizes: Sequence[InFlight]) -> CheckedRenderer:
+    """The app's ticks of the recording at ``path`` (its resizes left out) on ``family``'s model, checked tick by tick
+    (``CheckedRenderer``: it raises where a tick breaks a property), with ``resizes`` landing in frames in flight
+    instead: a real run's inputs, as the app batched them into ticks, with its resizes at other points."""
+    scenario = load_scenario(path)
+    ticks = [[item for item in tick.inputs if not isinstance(item, Resize)] for tick in scenario.ticks]
+    app = CheckedRenderer(
+        storm.columns, storm.rows, config=scenario.config, cursor_row=scenario.cursor_row, family=family
+    )
+    for line in preamble_lines(storm.preamble):
+        app.terminal.feed((line + "\r\n").encode())
+    app.terminal.feed(b"\x1b[?7l")  # as the shell starts (shell.closing.ENTER_MODES)
+    moved = {resize.at: resize for resize in resizes}
+    index = 0
+    while index < len(ticks):
+        resize = moved.get(index)
+        if resize is None:
+            app.feed(ticks[index])
+            index += 1
+            continue
+        app.inflight(ticks[index : index + resize.ticks], resize.fraction, resize.size, True)
+        index += resize.ticks
+    return app
