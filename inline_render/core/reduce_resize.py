@@ -462,10 +462,13 @@ def _commit_drawn_rows(state: AppState, upto: int, *, kept: bool) -> AppState:
     limit = min(upto - skip, state.screen.drawn_log_rows - skip, len(pending), len(drawn) - skip)
     theme = log.options.theme if log.options is not None else None
     count = drawn_as(drawn[skip:], pending, limit, width, state.config.width_policy, theme)
-    if count > committed:
-        # Rows the commit rule still held back are in the terminal's history or above the viewport all the same:
-        # their text is kept as it is from now on (a Markdown paragraph's held lines settle), so that they count
-        # as inserted and are never inserted again; what cannot be kept so stays uncounted.
+    if count > committed and not kept:
+        # Rows the commit rule still held back that a shrink pushed into the terminal's history are there all the
+        # same: their text is kept as it is from now on (a Markdown paragraph's held lines settle), so that they
+        # count as inserted and are never inserted again; what cannot be kept so stays uncounted.  Held rows a
+        # re-wrapping terminal kept on the screen are still in reach: the new viewport starts at them and draws
+        # them again, so their text may still change (a held line that becomes a table's header: settled, the
+        # table was drawn as its Markdown source).
         log = log.freeze(pending[count - 1])
         pending, committed = log_rows(log, width, state.config.width_policy)
     count = min(count, committed)
