@@ -345,17 +345,16 @@ def _replayed_alike(
 ) -> Replayed | None:
     """The frames in flight replayed (``inflight.replay_frames``): on xterm's model, or at a narrowing on every
     re-wrapping model, None unless they all agree."""
-    families = _REWRAPPING if narrowed else (TerminalFamily.XTERM,)
-    results: list[Replayed] = []
-    for family in families:
+    agreed: Replayed | None = None
+    for family in _REWRAPPING if narrowed else (TerminalFamily.XTERM,):
         try:
             replayed = replay_frames(frames, met, now, policy, family)
         except Exception:  # a model consulted for a better guess: if it fails, the general rules still apply
-            replayed = None
-        if replayed is None or (results and replayed != results[0]):
             return None
-        results.append(replayed)
-    return results[0]
+        if replayed is None or (agreed is not None and replayed != agreed):
+            return None
+        agreed = replayed
+    return agreed
 
 
 def _found_in_order(rows: list[LogRow], texts: list[str], seen: list[str]) -> tuple[int, dict[int, int]]:

@@ -25,7 +25,7 @@ from .checker import TerminalText, Verdict, check
 from .lines import markdown_session, preamble_lines, storm_lines
 from .storm import Storm
 
-__all__ = ["REPLAYABLE", "InFlight", "Replayed", "replay_recording", "retimed"]
+__all__ = ["REPLAYABLE", "InFlight", "Replayed", "expected_lines", "replay_recording", "retimed"]
 
 REPLAYABLE = (TerminalFamily.SCREEN, TerminalFamily.TMUX, TerminalFamily.VTE, TerminalFamily.XTERMJS)
 _CUTS = 200  # resize points tried in the bytes in flight (evenly spread)
@@ -63,17 +63,8 @@ def replay_recording(path: Path, storm: Storm, family: TerminalFamily, content: 
     """Replay the recording at ``path`` of ``storm`` on ``family``'s model (the lines as the rig's app made them for
     that terminal: ASCII only on GNU screen; ``content`` ``markdown``: the storm's Markdown chat)."""
     scenario = load_scenario(path)
-    ascii_only = family is TerminalFamily.SCREEN
-    if content == "markdown":
-        texts = list(rendered_lines(markdown_session(storm.seed, storm.lines)))
-    else:
-        texts = storm_lines(storm.seed, storm.lines, storm.columns, ascii_only=ascii_only)
-    lines = [*preamble_lines(storm.preamble), *texts]
-    terminal = TestTerminal(storm.columns, storm.rows, family=family)
-    for line in preamble_lines(storm.preamble):
-        terminal.feed((line + "\r\n").encode())
+    terminal = _started(TestTerminal(storm.columns, storm.rows, family=family), storm)
     app = _Unchecked(storm.columns, storm.rows, config=scenario.config, cursor_row=scenario.cursor_row, family=family)
-    terminal.feed(b"\x1b[?7l")  # as the shell starts (shell.closing.ENTER_MODES)
     app.renderer.terminal = app.renderer.sink.terminal = app.terminal = terminal
     sink = app.renderer.backend.sink
     # The model before each tick that wrote, and what it wrote: the shell counts these ticks (frames) in flight.
@@ -101,8 +92,27 @@ def replay_recording(path: Path, storm: Storm, family: TerminalFamily, content: 
         app.step(inputs, resized=resize is not None)  # the recording holds the follow-up ticks too
         if len(sink.data) > start:
             written = [*written[-7:], (before, bytes(sink.data[start:]))]
-    verdict = check(TerminalText(tuple(terminal.all_lines())), lines)
+    verdict = check(TerminalText(tuple(terminal.all_lines())), expected_lines(storm, family, content))
     return Replayed(verdict, resizes, disagreed, terminal)
+
+
+def expected_lines(storm: Storm, family: TerminalFamily, content: str = "lines") -> list[str]:
+    """The lines the rig's app shows in ``storm``, the shell's preamble first (as it made them for ``family``'s
+    terminal: ASCII only on GNU screen; ``content`` ``markdown``: the storm's Markdown chat, as rendered)."""
+    if content == "markdown":
+        texts = list(rendered_lines(markdown_session(storm.seed, storm.lines)))
+    else:
+        ascii_only = family is TerminalFamily.SCREEN
+        texts = storm_lines(storm.seed, storm.lines, storm.columns, ascii_only=ascii_only)
+    return [*preamble_lines(storm.preamble), *texts]
+
+
+def _started(terminal: TestTerminal, storm: Storm) -> TestTerminal:
+    """``terminal`` as the rig's app finds it: the storm's preamble written, autowrap off as the shell starts."""
+    for line in preamble_lines(storm.preamble):
+        terminal.feed((line + "\r\n").encode())
+    terminal.feed(b"\x1b[?7l")  # as the shell starts (shell.closing.ENTER_MODES)
+    return terminal
 
 
 def _landed(before: TestTerminal, data: bytes, resize: Resize) -> TestTerminal | None:
@@ -118,18 +128,17 @@ def _landed(before: TestTerminal, data: bytes, resize: Resize) -> TestTerminal |
     return None
 
 
-def retimed(path: Path, storm: Storm, family: TerminalFamily, resizes: Sequence[InFlight]) -> CheckedRenderer:
-    """The app's ticks of the recording at ``path`` (its resizes left out) on ``family``'s model, checked tick by tick
-    (``CheckedRenderer``: it raises where a tick breaks a property), with ``resizes`` landing in frames in flight
-    instead: a real run's inputs, as the app batched them into ticks, with its resizes at other points."""
+def retimed(path: Path, storm: Storm, family: TerminalFamily, resizes: Sequence[InFlight]) -> Verdict:
+    """The checker's verdict on the Markdown storm recorded at ``path`` replayed from its app's ticks (its resizes
+    left out) on ``family``'s model, with ``resizes`` landing in frames in flight instead: a real run's inputs, as
+    the app batched them into ticks, with its resizes at other points.  Checked tick by tick too
+    (``CheckedRenderer`` raises where a tick breaks a property)."""
     scenario = load_scenario(path)
     ticks = [[item for item in tick.inputs if not isinstance(item, Resize)] for tick in scenario.ticks]
     app = CheckedRenderer(
         storm.columns, storm.rows, config=scenario.config, cursor_row=scenario.cursor_row, family=family
     )
-    for line in preamble_lines(storm.preamble):
-        app.terminal.feed((line + "\r\n").encode())
-    app.terminal.feed(b"\x1b[?7l")  # as the shell starts (shell.closing.ENTER_MODES)
+    _started(app.terminal, storm)
     moved = {resize.at: resize for resize in resizes}
     index = 0
     while index < len(ticks):
@@ -140,4 +149,4 @@ def retimed(path: Path, storm: Storm, family: TerminalFamily, resizes: Sequence[
             continue
         app.inflight(ticks[index : index + resize.ticks], resize.fraction, resize.size, True)
         index += resize.ticks
-    return app
+    return check(TerminalText(tuple(app.terminal.all_lines())), expected_lines(storm, family, "markdown"))
