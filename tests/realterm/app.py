@@ -31,12 +31,13 @@ from inline_render.shell import AppOptions, InlineApp
 
 from .checker import ID
 from .lines import answers, codelia_answer, markdown_session, preamble_lines, storm_lines
+from .sessions import expected_rows, preview_of, random_session
 
 __all__ = ["chunks", "entries", "main", "rendered_lines"]
 
 Session = tuple[tuple[str, str], ...]
 DIALECTS = ("lemon", "codelia")
-CONTENTS = ("lines", "markdown", *DIALECTS)
+CONTENTS = ("lines", "markdown", *DIALECTS, "session")
 PROMPT = "P999 answer with the storm"  # the demo logs it as the user's: found by its id after the preamble
 
 
@@ -120,6 +121,12 @@ def _dialog_shown(app: InlineApp) -> bool:
     return state is not None and state.dialog is not None
 
 
+def _dialog_drawn(app: InlineApp) -> bool:
+    """The dialog is on the screen: what a user answers (keys typed before it is drawn are dropped)."""
+    state = app.state
+    return state is not None and state.dialog is not None and state.screen.dialog_drawn
+
+
 async def _markdown(app: InlineApp, seed: int, session: Session, duration: float, ready: str | None) -> int:
     """The Markdown storm: questions logged, answers streamed with ``app.stream`` as 2-7 character deltas, the
     status line changed on every delta, a confirm opened and answered in the middle of the second answer."""
@@ -165,6 +172,54 @@ async def _markdown(app: InlineApp, seed: int, session: Session, duration: float
     return 0
 
 
+async def _answer_when_shown(app: InlineApp, key: str, asked: asyncio.Task[object]) -> object:
+    """Press ``key`` once the dialog is drawn (as the user would), then the dialog's answer."""
+    while not _dialog_drawn(app) and not asked.done():
+        await asyncio.sleep(0.02)
+    if not asked.done():
+        app.press(key)
+    return await asyncio.wait_for(asyncio.shield(asked), 10)
+
+
+async def _session(app: InlineApp, seed: int, session: Session, duration: float, ready: str | None) -> int:
+    """A random session (``sessions``): questions and tool lines logged, answers and plain text streamed as 2-7
+    character deltas with the status changing on every delta, confirms opened mid-answer and approvals answered."""
+    plan = [
+        (kind, chunks(seed + index, text) if kind in ("assistant", "text") else [text])
+        for index, (kind, text) in enumerate(session)
+    ]
+    total = sum(len(parts) for kind, parts in plan if kind in ("assistant", "text"))
+    interval = duration / max(1, total)
+    if ready:
+        Path(ready).write_text("streaming\n", encoding="utf-8")
+    start = time.monotonic()
+    sent = 0
+    asked: asyncio.Task[object] | None = None
+    for index, (kind, parts) in enumerate(plan):
+        if kind in ("user", "tool"):
+            app.log(kind, parts[0])
+        elif kind == "dialog":
+            approved = await _answer_when_shown(app, "y", asked) if asked is not None else False
+            app.log("tool", parts[0] if approved else "the confirm was not answered yes")
+            asked = None
+        elif kind == "approval":
+            approval = asyncio.create_task(app.approve("write the file", preview=preview_of(parts[0])))
+            await _answer_when_shown(app, "y", approval)
+        else:
+            dialog_next = index + 1 < len(plan) and plan[index + 1][0] == "dialog"
+            async with app.stream(kind) as answer:
+                for number, part in enumerate(parts):
+                    answer.write(part)
+                    sent += 1
+                    app.status(tokens=f"{sent} tokens")
+                    if dialog_next and number == len(parts) // 2:
+                        asked = asyncio.create_task(app.confirm("Write the file?", "The answer asks to write."))
+                    await asyncio.sleep(max(0.0, start + sent * interval - time.monotonic()))
+    app.status(tokens=None)
+    await asyncio.sleep(0.3)  # the last ticks are drawn before the exit flush
+    return 0
+
+
 def _demo(dialect: str, args: argparse.Namespace) -> int:
     """The demo (``python -m inline_render demo``, default options) against the storm's runtime in ``dialect``."""
     from inline_render.__main__ import main as inline_render_main
@@ -204,10 +259,15 @@ def main(argv: list[str] | None = None) -> int:
             result = {"exit": code, "lines": [*before, *texts], "library": os.path.dirname(inline_render.__file__)}
             Path(args.result).write_text(json.dumps(result, ensure_ascii=False), encoding="utf-8")
         return code
+    others: tuple[str, ...] = ()
     if args.content == "markdown":
         session = markdown_session(args.seed, args.lines)
         texts = rendered_lines(session)
         groups = entries(args.seed, texts)  # the reference writes the rendered lines as they are
+    elif args.content == "session":
+        session = random_session(args.seed, args.lines)
+        texts, others = expected_rows(session)
+        groups = entries(args.seed, texts)
     else:
         texts = storm_lines(args.seed, args.lines, args.width, ascii_only=args.ascii_lines)
         groups = entries(args.seed, texts)
@@ -219,12 +279,14 @@ def main(argv: list[str] | None = None) -> int:
         code = asyncio.run(_plain(args.seed, groups, args.duration, args.ready))
     elif session:
         app = InlineApp(AppOptions(record=args.record))
-        code = asyncio.run(app.run(lambda app: _markdown(app, args.seed, session, args.duration, args.ready)))
+        play = _session if args.content == "session" else _markdown
+        code = asyncio.run(app.run(lambda app: play(app, args.seed, session, args.duration, args.ready)))
     else:
         app = InlineApp(AppOptions(record=args.record))
         code = asyncio.run(app.run(lambda app: _stream(app, args.seed, groups, args.duration, args.ready)))
     if args.result:
         result = {"exit": code, "lines": [*before, *texts], "library": os.path.dirname(inline_render.__file__)}
+        result["others"] = list(others)
         Path(args.result).write_text(json.dumps(result, ensure_ascii=False), encoding="utf-8")
     return code
 

@@ -45,7 +45,16 @@ from dataclasses import dataclass
 
 from wcwidth import wcwidth
 
-__all__ = ["ID", "StaleCells", "TerminalText", "Verdict", "check", "join_wrapped", "without_stale_tail"]
+__all__ = [
+    "ID",
+    "StaleCells",
+    "TerminalText",
+    "Verdict",
+    "check",
+    "check_stream",
+    "join_wrapped",
+    "without_stale_tail",
+]
 
 # A line's id starts its first row, after what the library draws in front of a Markdown line's text (a heading's
 # mark, a list's marker or number, a quote's bar, the indent).
@@ -314,3 +323,63 @@ def _cursor_gap(text: TerminalText) -> int | None:
         return None
     filled = [index for index, row in enumerate(text.rows) if row.strip()]
     return text.cursor[1] - (filled[-1] + 1 if filled else 0)
+
+
+# What the library draws around a line's text and repeats or drops as the width changes: a question's and an
+# answer's mark, a nested item's bullet, a quote's bar and a table's rules (box drawing), a code line's
+# continuation arrow, a tool's gear.  Never content: the sessions' text is words, ids and neutralized controls.
+_DRAWN = re.compile(r"[\s\u2500-\u257f\u203a\u25b8\u25e6\u2022\u21aa\u2699]+")
+
+
+def _flat(text: str) -> str:
+    return _DRAWN.sub("", text)
+
+
+def check_stream(text: TerminalText, lines: tuple[str, ...], others: tuple[str, ...] = ()) -> Verdict:
+    """Judge ``text`` by its text, not by its rows: for terminals a few cells wide (``sessions``).
+
+    There a line's id spans rows, and the rows the library draws (a marker, a bar) come and go with the width.
+    So the rows are read as one text without whitespace and without what the library draws around lines
+    (``_DRAWN``); each committed line (its marker too) is *found* once for each time it occurs whole in it.
+    ``others`` are committed rows without an id (a preview's header): their occurrences are not counted, but the
+    rows they cover are not ghosts.  A line never found whole whose id occurs is *cut*; out of order compares
+    first occurrences; a ghost is a row holding text that no occurrence covers.
+    """
+    wanted: dict[str, str] = {}
+    for line in lines:
+        match = ID.match(line)
+        if match is None or match.group(1) in wanted:
+            raise ValueError(f"committed line without a unique id: {line!r}")
+        wanted[match.group(1)] = _flat(line)
+    rows = [row for row in join_wrapped(text) if not _DECOR.match(row)]
+    flat_rows = [_flat(row) for row in rows]
+    stream = "".join(flat_rows)
+    covered = bytearray(len(stream))
+    whole: dict[str, list[int]] = {}
+    for target in [*wanted.values(), *map(_flat, others)]:
+        at = stream.find(target) if target else -1
+        while at >= 0:
+            covered[at : at + len(target)] = b"\x01" * len(target)
+            whole.setdefault(target, []).append(at)
+            at = stream.find(target, at + len(target))
+    ghosts: list[str] = []
+    start = 0
+    for row, flat in zip(rows, flat_rows, strict=True):
+        if flat and not all(covered[start : start + len(flat)]):
+            ghosts.append(row)
+        start += len(flat)
+    found = [ident for ident, target in wanted.items() if whole.get(target)]
+    missing = tuple(ident for ident in wanted if ident not in found)
+    firsts = sorted(found, key=lambda ident: whole[wanted[ident]][0])
+    order = {ident: index for index, ident in enumerate(wanted)}
+    keep = _longest_increasing([order[ident] for ident in firsts])
+    return Verdict(
+        expected=len(wanted),
+        found=len(found),
+        missing=missing,
+        cut=tuple(ident for ident in missing if ident in stream),
+        duplicated=tuple(ident for ident in found if len(whole[wanted[ident]]) > 1),
+        out_of_order=tuple(ident for index, ident in enumerate(firsts) if index not in keep),
+        ghosts=tuple(ghosts),
+        cursor_gap=_cursor_gap(text),
+    )

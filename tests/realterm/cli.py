@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from inline_render.terminals.memory import TerminalFamily
 
 from .recorded import REPLAYABLE, replay_recording
 from .run import RunResult, default_library, run_storm
+from .sessions import session_storm
 from .storm import make_storm, storm_seeds
 from .terminals import adapters
 
@@ -98,6 +99,9 @@ def _storm_command(args: argparse.Namespace) -> int:
             continue
         for seed in storm_seeds(args.seed, args.storms):
             storm = make_storm(seed, resize=not args.no_resize, count=args.resizes, lines=args.lines)
+            if args.content == "session":
+                storm = session_storm(seed, lines=args.lines, count=args.resizes)
+                storm = storm if not args.no_resize else replace(storm, resizes=())
             try:
                 record = Path(args.record) / f"{name}-{seed}.jsonl" if args.record else None
                 if record is not None:
@@ -140,6 +144,8 @@ def _storm_command(args: argparse.Namespace) -> int:
 def _replay_command(args: argparse.Namespace) -> int:
     family = TerminalFamily(args.family)
     storm = make_storm(args.seed, lines=args.lines)
+    if args.content == "session":
+        storm = session_storm(args.seed, lines=args.lines)
     replayed = replay_recording(Path(args.file), storm, family, args.content)
     print(f"{args.file} on the {family.value} model: {replayed.verdict.summary()}")
     print(f"cursor reports the model could not reproduce: {replayed.disagreed} of {replayed.resizes} resizes")
@@ -160,9 +166,10 @@ def main(argv: list[str] | None = None) -> int:
     storm.add_argument("--lines", type=int, default=80, help="numbered lines the app streams")
     storm.add_argument(
         "--content",
-        choices=("lines", "markdown", "lemon", "codelia"),
+        choices=("lines", "markdown", "lemon", "codelia", "session"),
         default="lines",
-        help="plain numbered lines, a Markdown chat through the app API, or its answers through the demo's dialects",
+        help="plain numbered lines, a Markdown chat through the app API, its answers through the demo's dialects, "
+        "or a random session (dialogs, approvals, hostile text; every other seed resized down to a few cells)",
     )
     storm.add_argument("--resizes", type=int, default=8, help="resizes per storm (at least 2)")
     storm.add_argument("--library", help="the library checkout to run (default: first PYTHONPATH entry)")
@@ -173,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     again.add_argument("--seed", type=int, required=True, help="the storm's seed")
     again.add_argument("--family", default="screen", choices=[family.value for family in REPLAYABLE])
     again.add_argument("--lines", type=int, default=80, help="numbered lines the app streamed")
-    again.add_argument("--content", choices=("lines", "markdown"), default="lines", help="what the app streamed")
+    again.add_argument("--content", choices=("lines", "markdown", "session"), default="lines", help="what it streamed")
     args = parser.parse_args(argv)
     if args.command == "replay":
         return _replay_command(args)

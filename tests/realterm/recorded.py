@@ -21,8 +21,9 @@ from inline_render.terminals.memory import TerminalFamily, TestTerminal
 from inline_render.testing.checks import CheckedRenderer
 
 from .app import rendered_lines
-from .checker import TerminalText, Verdict, check
+from .checker import TerminalText, Verdict, check, check_stream
 from .lines import markdown_session, preamble_lines, storm_lines
+from .sessions import expected_rows, random_session
 from .storm import Storm
 
 __all__ = ["REPLAYABLE", "InFlight", "Replayed", "expected_lines", "replay_recording", "retimed"]
@@ -92,15 +93,25 @@ def replay_recording(path: Path, storm: Storm, family: TerminalFamily, content: 
         app.step(inputs, resized=resize is not None)  # the recording holds the follow-up ticks too
         if len(sink.data) > start:
             written = [*written[-7:], (before, bytes(sink.data[start:]))]
-    verdict = check(TerminalText(tuple(terminal.all_lines())), expected_lines(storm, family, content))
-    return Replayed(verdict, resizes, disagreed, terminal)
+    return Replayed(_verdict(terminal, storm, family, content), resizes, disagreed, terminal)
+
+
+def _verdict(terminal: TestTerminal, storm: Storm, family: TerminalFamily, content: str) -> Verdict:
+    text = TerminalText(tuple(terminal.all_lines()))
+    if content == "session":  # judged by its text, as the rig judges it (``check_stream``)
+        others = expected_rows(random_session(storm.seed, storm.lines))[1]
+        return check_stream(text, tuple(expected_lines(storm, family, content)), others)
+    return check(text, expected_lines(storm, family, content))
 
 
 def expected_lines(storm: Storm, family: TerminalFamily, content: str = "lines") -> list[str]:
     """The lines the rig's app shows in ``storm``, the shell's preamble first (as it made them for ``family``'s
-    terminal: ASCII only on GNU screen; ``content`` ``markdown``: the storm's Markdown chat, as rendered)."""
+    terminal: ASCII only on GNU screen; ``content`` ``markdown``: the storm's Markdown chat, as rendered;
+    ``session``: the random session of the storm's seed)."""
     if content == "markdown":
         texts = list(rendered_lines(markdown_session(storm.seed, storm.lines)))
+    elif content == "session":
+        texts = list(expected_rows(random_session(storm.seed, storm.lines))[0])
     else:
         ascii_only = family is TerminalFamily.SCREEN
         texts = storm_lines(storm.seed, storm.lines, storm.columns, ascii_only=ascii_only)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .checker import StaleCells, TerminalText, Verdict, check
+from .checker import StaleCells, TerminalText, Verdict, check, check_stream
 from .storm import Storm
 from .terminals import Adapter
 
@@ -146,5 +146,9 @@ def run_storm(
     widths = [storm.columns, *(step.columns for step in storm.resizes)]
     stale = StaleCells.of_widths(widths) if adapter.stale_cells and storm.resizes else None
     own = DEMO_OWN if content in ("lemon", "codelia") else None
-    verdict = check(text, outcome["lines"], truncating=adapter.truncates and bool(storm.resizes), stale=stale, own=own)
+    if content == "session":  # down to a few cells: judged by the text, not by the rows (``sessions``)
+        verdict = check_stream(text, tuple(outcome["lines"]), tuple(outcome.get("others", ())))
+    else:
+        truncating = adapter.truncates and bool(storm.resizes)
+        verdict = check(text, outcome["lines"], truncating=truncating, stale=stale, own=own)
     return RunResult(adapter.name, storm, verdict, outcome.get("exit"), outcome.get("library", "?"), text)
