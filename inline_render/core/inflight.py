@@ -45,6 +45,10 @@ class Replayed:
     history: tuple[str, ...]
     screen: tuple[str, ...]
     cursor: tuple[int, int]
+    joined: tuple[tuple[str, int], ...] = ()
+    """History then screen with each row a re-wrapping terminal continued (soft-wrapped) joined onto the one it
+    continues: (the text, the first row's index in ``history + screen``); a row drawn wider than the terminal
+    that re-wrapped it is one text again."""
 
 
 def clamped(frames: Sequence[FrameRecord], met_rows: int) -> bool:
@@ -101,7 +105,24 @@ def replay_frames(
     if any(line == _ABOVE for line in screen):
         return None  # rows from above the viewport still on the screen: not the shrink this is for
     cursor = terminal.cursor
-    return Replayed(tuple(pushed[start:]), tuple(screen), (cursor.y, cursor.x))
+    return Replayed(tuple(pushed[start:]), tuple(screen), (cursor.y, cursor.x), _joined(terminal, start))
+
+
+def _joined(terminal: TestTerminal, start: int) -> tuple[tuple[str, int], ...]:
+    """``Replayed.joined`` of ``terminal`` from its history row ``start`` on."""
+    if len(terminal.history) != len(terminal.scrollback):  # no cells kept for history: the rows as they are
+        texts = [*terminal.scrollback[start:], *terminal.screen_lines()]
+        return tuple((text, index) for index, text in enumerate(texts))
+    rows = [(line.cells, line.wrapped) for line in terminal.history[start:]]
+    rows += list(zip(terminal.grid, terminal.wrapped, strict=True))
+    joined: list[tuple[str, int]] = []
+    for index, (cells, wrapped) in enumerate(rows):
+        text = "".join(" " if cell == "" else "" if cell == "\0" else cell for cell in cells)
+        if wrapped and joined:
+            joined[-1] = (joined[-1][0] + text, joined[-1][1])
+        else:
+            joined.append((text, index))
+    return tuple((text.rstrip(" "), index) for text, index in joined)
 
 
 def damaged_lines(
@@ -160,8 +181,9 @@ def _model(first: FrameRecord, policy: WidthPolicy, family: TerminalFamily) -> T
     if not 0 <= row <= bottom:
         return None
     terminal = TestTerminal(first.columns, first.rows, policy, family)
-    if family is TerminalFamily.SCREEN:
-        terminal.feed("\x1b[?7l")  # as the shell runs it (shell.closing.ENTER_MODES)
+    # Autowrap off, as the shell runs every terminal (shell.closing.ENTER_MODES): a row written wider than a
+    # narrowed screen has its tail overwrite the last column instead of wrapping into the row under it.
+    terminal.feed("\x1b[?7l")
     terminal.feed("\r\n".join([_ABOVE] * first.top + [row_text(row).rstrip(" ") for row in first.drawn]))
     terminal.feed(f"\x1b[{bottom - row}A" if row < bottom else "")
     terminal.feed(f"\x1b[{column + 1}G")

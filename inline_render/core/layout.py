@@ -158,7 +158,9 @@ def _regions(state: AppState) -> _Regions:
     composer_height = min(len(texts), config.max_composer_rows, height)
     composer_offset = _window(len(texts), composer_height, cursor_row)
     rest = height - composer_height
-    status_height = 1 if rest >= 1 else 0
+    # An open dialog's first row comes before the status line: keys wait until a dialog is drawn, so at two rows
+    # a dialog behind the status line could never be answered.
+    status_height = 1 if rest >= (2 if state.dialog is not None else 1) else 0
     rest -= status_height
     above, below = _widget_rows(state, max(rest - config.min_log_rows, 0))
     rest -= len(above) + len(below)

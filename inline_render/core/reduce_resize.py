@@ -301,8 +301,9 @@ def _resize_replayed(state: AppState, item: Resize, column: int) -> AppState | N
     narrowed = met[0] < frames[0].columns
     if narrowed and (not state.config.resize_reflow or state.config.soft_wrap_lines):
         return None  # a terminal that cuts rows (xterm), or screen's soft lines (``_soft_lines_in_flight``)
-    replayed = _replayed_alike(frames, met, (item.columns, item.rows), policy, narrowed=narrowed)
-    if replayed is None or replayed.cursor[0] != row:
+    replays = _replays(frames, met, (item.columns, item.rows), policy, narrowed=narrowed)
+    replays = [replayed for replayed in replays or () if replayed.cursor[0] == row]
+    if not replays:
         return None
     theme = state.log.options.theme if state.log.options is not None else None
     inserted = [log_row for frame in frames for log_row in frame.inserted]
@@ -310,8 +311,12 @@ def _resize_replayed(state: AppState, item: Resize, column: int) -> AppState | N
     pending, committed = log_rows(state.log, width, policy)
     candidates = [*inserted, *pending[: min(committed, frames[0].rows + len(inserted))]]
     texts = [row_text(draw_log_row(log_row, width, policy, theme)).rstrip(" ") for log_row in candidates]
-    seen = [*replayed.history, *replayed.screen[:row]]
-    found, ends = _found_in_order(candidates, texts, seen)
+    # Every model whose replay the cursor report allows may be what the terminal did (they differ in rows that are
+    # not the log's, a composer row one pushed into history): a row counts as intact only where it is in all of
+    # them (the others are inserted again: shown twice at worst, never lost), and the viewport starts at the
+    # lowest top of them (erasing the fewest rows).
+    placed = [_placed(candidates, texts, replayed, row) for replayed in replays]
+    found, top = min(found for found, _ in placed), max(top for _, top in placed)
     done, log, render = len(inserted), state.log, state.render
     dropped = 0
     if found < done:
@@ -323,8 +328,6 @@ def _resize_replayed(state: AppState, item: Resize, column: int) -> AppState | N
         log = log.advance(tuple(pending[:counted]))
         until = render.inserted_until + counted
         render = replace(render, inserted_until=until, visible_start=max(render.visible_start, until))
-    after = ends.get(found, 0)  # where the rows found end in ``seen``
-    top = max(0, after - len(replayed.history))
     screen = replace(
         state.screen, top=top, cursor=(row, column), broken=True, ghost_above=False, drawn=None, recent_frames=()
     )
@@ -334,27 +337,39 @@ def _resize_replayed(state: AppState, item: Resize, column: int) -> AppState | N
     )
 
 
-# At a narrowing the terminals measured to re-wrap rows do it each its own way: the replay is trusted only where
-# every one of their models puts every row in the same place (a terminal the library has no model for re-wraps as
-# one of them, or its cursor report disagrees).
+# At a narrowing the terminals measured to re-wrap rows do it each its own way: a row counts as intact only where
+# every one of their models shows it so (a terminal the library has no model for re-wraps as one of them, or its
+# cursor report disagrees).
 _REWRAPPING = (TerminalFamily.TMUX, TerminalFamily.VTE, TerminalFamily.XTERMJS)
 
 
-def _replayed_alike(
+def _replays(
     frames: Sequence[FrameRecord], met: tuple[int, int], now: tuple[int, int], policy: WidthPolicy, *, narrowed: bool
-) -> Replayed | None:
+) -> list[Replayed] | None:
     """The frames in flight replayed (``inflight.replay_frames``): on xterm's model, or at a narrowing on every
-    re-wrapping model, None unless they all agree."""
-    agreed: Replayed | None = None
+    re-wrapping model; None where one of them does not apply."""
+    replays: list[Replayed] = []
     for family in _REWRAPPING if narrowed else (TerminalFamily.XTERM,):
         try:
             replayed = replay_frames(frames, met, now, policy, family)
         except Exception:  # a model consulted for a better guess: if it fails, the general rules still apply
             return None
-        if replayed is None or (agreed is not None and replayed != agreed):
+        if replayed is None:
             return None
-        agreed = replayed
-    return agreed
+        replays.append(replayed)
+    return replays
+
+
+def _placed(candidates: list[LogRow], texts: list[str], replayed: Replayed, row: int) -> tuple[int, int]:
+    """How many of ``candidates`` the replay shows intact, in order, above the cursor's row ``row``, and the screen
+    row under the last of them (where the viewport starts).  Rows are compared as the terminal joins them, so a
+    row a narrowing re-wrapped is found whole."""
+    bottom = len(replayed.history) + row  # rows above the cursor's, counted in ``history + screen``
+    seen = [(text, first) for text, first in replayed.joined if first < bottom]
+    found, ends = _found_in_order(candidates, texts, [text for text, _ in seen])
+    after = ends.get(found, 0)  # where the lines found end in ``seen``
+    under = seen[after][1] if after < len(seen) else bottom
+    return found, max(0, under - len(replayed.history))
 
 
 def _found_in_order(rows: list[LogRow], texts: list[str], seen: list[str]) -> tuple[int, dict[int, int]]:
