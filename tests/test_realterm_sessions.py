@@ -78,18 +78,32 @@ def test_rows_the_library_draws_around_a_line_are_not_ghosts_but_a_piece_is() ->
     assert verdict.ok and verdict.ghosts == ("  alph",), verdict.summary()
 
 
-@pytest.mark.parametrize("seed", [4, 6, 8])
-def test_a_narrowing_to_a_few_cells_with_frames_in_flight_repeats_no_line(seed: int, tmp_path: Path) -> None:
-    """Sessions recorded live on xterm.js, resized to 2-16 columns with frames in flight, replay on its model with
-    every line once: the replay of the frames in flight compared the rows as the terminal joins them (a row
-    re-wrapped into cells was not found, and every line was inserted again), settled on what every re-wrapping
-    model shows (tmux's kept one more composer row), and wrote with autowrap off, as the shell runs (seed 8's
-    question L0055 "golf lima" overwrote its last cell and was counted whole)."""
+# Sessions recorded live on xterm.js (``storm --content session --record``) that showed a line twice or cut it, each
+# replayed on xterm.js's model with every cursor report reproduced; what the library did wrong, by seed.
+RECORDED = {
+    4: "a narrowing to a few cells with frames in flight: the replay of the frames compared rows as drawn, and a row "
+    "the terminal re-wrapped into cells was never found, so every line was inserted again",
+    6: "the same, and tmux's model kept one more composer row than VTE's and xterm.js's: the replays disagreed, and "
+    "every line the frames inserted was inserted again (now a row counts as intact where every model shows it)",
+    8: "the replay wrote with autowrap on: a question wider than the narrowed screen wrapped on the model, while on "
+    "the terminal (autowrap off, as the shell runs it) its last cell was overwritten, and it was counted whole",
+    24: "a shrink pushed a streaming line's committed rows, its open row and the status line into history: the rows "
+    "counted as inserted, the line's rest was drawn after the ghost rows, and the line read as two broken pieces",
+    70: "a narrowing with no frame in flight re-wrapped rows taller and pushed a held code line into history: counted "
+    "one screen row a drawn row, it was neither remembered as pushed nor erased, and was drawn again",
+    82: "frames in flight replayed at a shrink to two rows: a held code line the replay showed intact in history was "
+    "drawn again below, then inserted when the block went on",
+}
+
+
+@pytest.mark.parametrize("seed", sorted(RECORDED))
+def test_a_recorded_session_replays_with_every_line_once(seed: int, tmp_path: Path) -> None:
+    """Each recorded session that failed live replays on xterm.js's model with every line once, whole, in order."""
     path = tmp_path / f"xtermjs-{seed}-session.jsonl"
     path.write_bytes(gzip.decompress((RECORDINGS / f"xtermjs-{seed}-session.jsonl.gz").read_bytes()))
     replayed = replay_recording(path, session_storm(seed), TerminalFamily.XTERMJS, "session")
     assert replayed.disagreed == 0, "the model no longer reproduces the terminal's cursor reports"
-    assert replayed.verdict.ok, replayed.verdict.summary()
+    assert replayed.verdict.ok, f"{RECORDED[seed]}: {replayed.verdict.summary()}"
 
 
 @pytest.mark.parametrize("size", [(14, 2), (40, 2)])

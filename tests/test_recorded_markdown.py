@@ -52,7 +52,7 @@ def test_a_narrowing_before_three_ticks_in_flight_garbles_no_line(family: Termin
 # replaying to the same verdict on tmux's model, every cursor report reproduced.
 # * seed 18 showed L0008-L0019 twice: the shrink from 95x15 to 83x10 met two frames in flight whose moves up stopped
 #   at the top of the shorter screen.  The replay (``core.inflight``) modelled no narrowing, so every line they
-#   inserted was inserted again (``reduce_resize._clamped_at_a_narrowing``), though tmux showed them whole.  At a
+#   inserted was inserted again (``resize_replay.clamped_at_a_narrowing``), though tmux showed them whole.  At a
 #   narrowing on a terminal that re-wraps rows the frames are now replayed on every re-wrapping model, and where all
 #   agree with each other and with the cursor report, only what they show garbled is inserted again.
 # * seed 15 "lost" L0048-L0050, a table (seed 18 of a later run, L0053-L0054, too): they were in history once, in

@@ -191,7 +191,7 @@ def test_frame_in_flight_at_a_shrink_below_its_reach_duplicates_nothing(family: 
 # terminals share only there).  At a narrowing the general rules kept every committed row they could see and cut
 # the long line the clamped frame was writing (its first rows counted as inserted, the rest garbled), on every
 # family.  Now every line the frames in flight inserted is inserted again, whole
-# (``reduce_resize._clamped_at_a_narrowing``).
+# (``resize_replay.clamped_at_a_narrowing``).
 @pytest.mark.parametrize("family", FAMILIES, ids=[f.value for f in FAMILIES])
 def test_frame_in_flight_at_a_narrowing_shrink_below_its_reach_cuts_no_line(family: TerminalFamily) -> None:
     """A frame in flight at a shrink to fewer rows than it moves up, and fewer columns, cuts no line."""
@@ -202,7 +202,7 @@ def test_frame_in_flight_at_a_narrowing_shrink_below_its_reach_cuts_no_line(fami
 # The price of the rule above was that the whole lines the clamped frame pushed intact were shown twice (7 in this
 # case).  On a terminal that re-wraps, the frames are now replayed on every re-wrapping model (tmux, VTE, xterm.js),
 # and where all agree with the cursor report only the garbled lines are inserted again
-# (``reduce_resize._replayed_alike``).  xterm cuts rows at a narrowing, which the replay does not model: the rule
+# (``resize_replay.resize_replayed``).  xterm cuts rows at a narrowing, which the replay does not model: the rule
 # above still applies there (known limit; strict: a fix makes it pass).
 NARROWING_TWICE = pytest.mark.xfail(
     strict=True, reason="xterm: the lines a clamped frame at a narrowing inserted are all inserted again"
@@ -220,7 +220,7 @@ def test_frame_in_flight_at_a_narrowing_shrink_below_its_reach_duplicates_nothin
 
 
 # The replay is a model consulted for a better guess; where it fails or disagrees with the terminal's own
-# cursor report, the resize must fall back to the general rules exactly (``reduce_resize._resize_replayed``).
+# cursor report, the resize must fall back to the general rules exactly (``resize_replay.resize_replayed``).
 def _outcome(family: TerminalFamily) -> str:
     """The clamp case's verdict, or the checker's first complaint where a tick already breaks a rule."""
     try:
@@ -231,7 +231,7 @@ def _outcome(family: TerminalFamily) -> str:
 
 def _general_rules_verdict(monkeypatch: pytest.MonkeyPatch, family: TerminalFamily) -> str:
     with monkeypatch.context() as patch:
-        patch.setattr("inline_render.core.reduce_resize.clamped", lambda frames, met_rows: False)
+        patch.setattr("inline_render.core.resize_replay.clamped", lambda frames, met_rows: False)
         return _outcome(family)
 
 
@@ -248,7 +248,7 @@ def test_a_replay_that_raises_leaves_the_resize_to_the_general_rules(
         calls.append(1)
         raise RuntimeError("model failure")
 
-    monkeypatch.setattr("inline_render.core.reduce_resize.replay_frames", failing)
+    monkeypatch.setattr("inline_render.core.resize_replay.replay_frames", failing)
     assert _outcome(family) == general
     assert calls, "the replay was never asked: the test does not reach the clamp"
 
@@ -258,7 +258,7 @@ def test_a_replay_whose_cursor_disagrees_with_the_report_is_not_trusted(
     monkeypatch: pytest.MonkeyPatch, family: TerminalFamily
 ) -> None:
     """A replay that puts the cursor on another row than the terminal reported is ignored: general rules."""
-    from inline_render.core import reduce_resize as reduce_module
+    from inline_render.core import resize_replay as reduce_module
     from inline_render.core.inflight import Replayed
 
     general = _general_rules_verdict(monkeypatch, family)
@@ -273,6 +273,6 @@ def test_a_replay_whose_cursor_disagrees_with_the_report_is_not_trusted(
         row, column = replayed.cursor
         return Replayed(replayed.history, replayed.screen, (row - 1 if row else row + 1, column))
 
-    monkeypatch.setattr("inline_render.core.reduce_resize.replay_frames", disagreeing)
+    monkeypatch.setattr("inline_render.core.resize_replay.replay_frames", disagreeing)
     assert _outcome(family) == general
     assert calls, "the replay never answered: the test does not reach the clamp"

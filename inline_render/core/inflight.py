@@ -30,7 +30,7 @@ from .log import LogRow, continues_line
 from .ops import Index, LineFeed, MoveBy, Plan, RestoreCursor, SaveCursor
 from .rows import draw_log_row
 
-__all__ = ["Replayed", "clamped", "damaged_lines", "replay_frames"]
+__all__ = ["Replayed", "clamped", "damaged_lines", "replay_frames", "replay_resize"]
 
 # A row above the viewport before the frames in flight (committed text, whatever it says): three
 # private-use characters, which no drawn row is in practice (sanitized text may hold them).
@@ -106,6 +106,24 @@ def replay_frames(
         return None  # rows from above the viewport still on the screen: not the shrink this is for
     cursor = terminal.cursor
     return Replayed(tuple(pushed[start:]), tuple(screen), (cursor.y, cursor.x), _joined(terminal, start))
+
+
+def replay_resize(
+    before: FrameRecord, now: tuple[int, int], policy: WidthPolicy, family: TerminalFamily
+) -> tuple[tuple[int, int], tuple[int, ...]] | None:
+    """A resize to ``now`` with no frame in flight, on ``family``'s model of the screen ``before`` shows (its
+    viewport as drawn, its cursor): the cursor afterwards, and the screen row where each drawn row now starts
+    (negative: in history).  None where the model cannot hold that screen."""
+    terminal = _model(before, policy, family)
+    if terminal is None:
+        return None
+    terminal.resize(*now)
+    joined = _joined(terminal, 0)
+    history = len(terminal.scrollback)
+    drawn = [first - history for text, first in joined if text != _ABOVE]
+    if len(drawn) < len(before.drawn):
+        return None
+    return (terminal.cursor.y, terminal.cursor.x), tuple(drawn[: len(before.drawn)])
 
 
 def _joined(terminal: TestTerminal, start: int) -> tuple[tuple[str, int], ...]:
@@ -184,7 +202,8 @@ def _model(first: FrameRecord, policy: WidthPolicy, family: TerminalFamily) -> T
     # Autowrap off, as the shell runs every terminal (shell.closing.ENTER_MODES): a row written wider than a
     # narrowed screen has its tail overwrite the last column instead of wrapping into the row under it.
     terminal.feed("\x1b[?7l")
-    terminal.feed("\r\n".join([_ABOVE] * first.top + [row_text(row).rstrip(" ") for row in first.drawn]))
+    # Each row as the backend wrote it: a dialog row's trailing blanks are cells a re-wrapping terminal re-wraps too.
+    terminal.feed("\r\n".join([_ABOVE] * first.top + [row_text(row) for row in first.drawn]))
     terminal.feed(f"\x1b[{bottom - row}A" if row < bottom else "")
     terminal.feed(f"\x1b[{column + 1}G")
     return terminal

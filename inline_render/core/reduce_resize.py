@@ -11,21 +11,20 @@ helpers only it uses (they are most of stage 1's code).  Its rules:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import replace
 
 from ..inputs import Resize
 from ..outputs import Output
-from ..terminals.memory import TerminalFamily
-from ..text.cells import WidthPolicy
-from ..text.style import Row, row_text, row_width
+from ..text.style import Row, row_width
 from .app import RECENT_FRAMES, AppState, FrameRecord, Screen
-from .inflight import Replayed, clamped, damaged_lines, replay_frames
-from .log import LogRow, continues_line, entry_rows, log_rows, same_line
+from .inflight import damaged_lines
+from .log import entry_rows, log_rows, same_line
 from .ops import Index, LineFeed, MoveBy, RestoreCursor, SaveCursor, Text
 from .plan_stream import appends_at_cursor, rewrap_stream
 from .pushed import record_pushed_open
-from .rows import draw_log_row, drawn_as
+from .resize_replay import clamped_at_a_narrowing, insert_again, modelled_rows, resize_replayed
+from .rows import drawn_as
 
 __all__ = ["reduce_resize"]
 
@@ -65,7 +64,7 @@ def reduce_resize(state: AppState, item: Resize, out: list[Output]) -> AppState:
     glued = False
     streamed = _appended_at_cursor(state, screen, in_flight)
     if in_flight and screen.resized_from is None and not streamed:
-        replayed = _resize_replayed(state, item, column)
+        replayed = resize_replayed(state, item, column)
         if replayed is not None:
             return replayed
         if state.config.soft_wrap_lines:
@@ -74,16 +73,20 @@ def reduce_resize(state: AppState, item: Resize, out: list[Output]) -> AppState:
             # split): its copy must not be written there, or screen shows the two as one line.
             glued = state.replayed is not None
         else:
-            state = _clamped_at_a_narrowing(state, item)
+            state = clamped_at_a_narrowing(state, item)
     # With a cursor report we know the cursor's row; without one, terminals keep it unless it falls off.
     now = item.cursor_row if item.cursor_row is not None else min(cursor_row, item.rows - 1)
     trusted = _trusted_rows(state, screen, index, in_flight, narrowest, cursor_split)
     if state.config.resize_reflow:
         state = _commit_drawn_rows(state, trusted, kept=True)
-    if now < index:
-        # The terminal pushed the viewport's top rows into scrollback itself (one screen row each).
-        state = _commit_drawn_rows(state, min(index - now, trusted), kept=False)
-        state = record_pushed_open(state, min(index - now, trusted))
+    # Without frames in flight, where every re-wrapping model agrees with the cursor report, they tell where each
+    # drawn row went (a row re-wrapped taller pushed more of them into history than one screen row each).
+    modelled = modelled_rows(state, screen, item) if not in_flight and screen.resized_from is None else None
+    pushed = index - now if modelled is None else sum(1 for start in modelled[1:] if start <= 0)
+    if pushed > 0:
+        # The terminal pushed the viewport's top rows into scrollback itself.
+        state = _commit_drawn_rows(state, min(pushed, trusted), kept=False)
+        state = record_pushed_open(state, min(pushed, trusted))
     if trusted < index and state.config.resize_reflow and not glued:
         state = _redrawn_line_again(state)
     # Rows this tick counted as inserted (kept or pushed, by this resize or an earlier one of the tick) are no
@@ -96,6 +99,10 @@ def reduce_resize(state: AppState, item: Resize, out: list[Output]) -> AppState:
     ghost = glued or (
         state.config.resize_reflow and (cursor_split or not _rows_fit(drawn[counted : index + 1], narrowest, state))
     )
+    if modelled is not None and counted < len(modelled) and max(0, modelled[counted]) <= top:
+        # The first row not counted starts there; when it starts in history, a piece of it stays above as a ghost,
+        # soft-wrapped into the top row.
+        top, ghost = max(0, modelled[counted]), modelled[counted] < 0
     resized_from = (index, column, in_flight, narrowest)
     # The frames before a resize are settled or were accounted for by it: none is replayed at a later one.
     screen = replace(
@@ -255,153 +262,7 @@ def _soft_lines_in_flight(state: AppState, item: Resize) -> AppState:
         damaged = damaged_lines(frames, size, (item.columns, item.rows), state.config.width_policy, report)
     except Exception:  # a model consulted for a better guess: if it fails, the safe rule applies
         damaged = None
-    return _insert_again(state, inserted, range(len(inserted)) if damaged is None else damaged)
-
-
-def _insert_again(state: AppState, inserted: list[LogRow], garbled: Sequence[int]) -> AppState:
-    """The lines of the rows ``garbled`` (offsets among ``inserted``, the rows the frames in flight inserted) queued
-    to be inserted again, whole, and named for whoever counts the rows (``AppState.replayed``, counted back from the
-    last row inserted): their copies above are ghosts."""
-    if not garbled:
-        return state
-    again = [inserted[index] for index in garbled]
-    back = tuple(len(inserted) - index for index in garbled)
-    return replace(state, log=state.log.reinsert(again), replayed=(back, ()))
-
-
-def _clamped_at_a_narrowing(state: AppState, item: Resize) -> AppState:
-    """Frames in flight whose move up stopped at the top row of a screen that also narrowed: ``replay`` models only a
-    shrink that keeps the width (where the terminals measured agree), so where their rows went is not known.  Every
-    line they inserted is inserted again, whole, from its first row: a line shown twice is bad; a line cut (its rows
-    counted as inserted, some of them garbled) is worse."""
-    count, columns, rows = item.in_flight_frames, item.in_flight_columns, item.in_flight_rows
-    if not count or columns is None or rows is None:
-        return state
-    frames = state.screen.recent_frames[-count:]
-    if len(frames) != count or columns >= frames[0].columns or not clamped(frames, rows):
-        return state
-    inserted = [log_row for frame in frames for log_row in frame.inserted]
-    return _insert_again(state, inserted, range(len(inserted)))
-
-
-def _resize_replayed(state: AppState, item: Resize, column: int) -> AppState | None:
-    """The resize when a frame in flight may have met a screen too short for its moves up (see ``replay``):
-    the frames in flight replayed on a model show which rows reached the terminal intact.  Rows they
-    inserted that did not are queued again (each line whole); committed rows found intact after them
-    count as inserted; the viewport starts below the last row found.  None: not that case, or the replay
-    does not agree with the cursor report (the general rules of ``reduce_resize`` apply)."""
-    count, row = item.in_flight_frames, item.cursor_row
-    if count is None or row is None or item.in_flight_columns is None or item.in_flight_rows is None:
-        return None
-    frames = state.screen.recent_frames[-count:] if count else ()
-    met = (item.in_flight_columns, item.in_flight_rows)
-    if len(frames) != count or not clamped(frames, met[1]):
-        return None
-    policy = state.config.width_policy
-    narrowed = met[0] < frames[0].columns
-    if narrowed and (not state.config.resize_reflow or state.config.soft_wrap_lines):
-        return None  # a terminal that cuts rows (xterm), or screen's soft lines (``_soft_lines_in_flight``)
-    replays = _replays(frames, met, (item.columns, item.rows), policy, narrowed=narrowed)
-    replays = [replayed for replayed in replays or () if replayed.cursor[0] == row]
-    if not replays:
-        return None
-    theme = state.log.options.theme if state.log.options is not None else None
-    inserted = [log_row for frame in frames for log_row in frame.inserted]
-    width = frames[-1].columns
-    pending, committed = log_rows(state.log, width, policy)
-    candidates = [*inserted, *pending[: min(committed, frames[0].rows + len(inserted))]]
-    texts = [row_text(draw_log_row(log_row, width, policy, theme)).rstrip(" ") for log_row in candidates]
-    # Every model whose replay the cursor report allows may be what the terminal did (they differ in rows that are
-    # not the log's, a composer row one pushed into history): a row counts as intact only where it is in all of
-    # them (the others are inserted again: shown twice at worst, never lost), and the viewport starts at the
-    # lowest top of them (erasing the fewest rows).
-    placed = [_placed(candidates, texts, replayed, row) for replayed in replays]
-    found, top = min(found for found, _ in placed), max(top for _, top in placed)
-    done, log, render = len(inserted), state.log, state.render
-    dropped = 0
-    if found < done:
-        while found > 0 and continues_line(candidates[found - 1], candidates[found]):
-            found -= 1  # back to the start of its line: the line is inserted again whole
-        log, dropped = log.reinsert(inserted[found:]), done - found
-    elif found > done:
-        counted = found - done
-        log = log.advance(tuple(pending[:counted]))
-        until = render.inserted_until + counted
-        render = replace(render, inserted_until=until, visible_start=max(render.visible_start, until))
-    screen = replace(
-        state.screen, top=top, cursor=(row, column), broken=True, ghost_above=False, drawn=None, recent_frames=()
-    )
-    replay_note = (tuple(range(1, dropped + 1)), tuple(texts[done:found]))
-    return replace(
-        state, columns=item.columns, rows=item.rows, log=log, render=render, screen=screen, replayed=replay_note
-    )
-
-
-# At a narrowing the terminals measured to re-wrap rows do it each its own way: a row counts as intact only where
-# every one of their models shows it so (a terminal the library has no model for re-wraps as one of them, or its
-# cursor report disagrees).
-_REWRAPPING = (TerminalFamily.TMUX, TerminalFamily.VTE, TerminalFamily.XTERMJS)
-
-
-def _replays(
-    frames: Sequence[FrameRecord], met: tuple[int, int], now: tuple[int, int], policy: WidthPolicy, *, narrowed: bool
-) -> list[Replayed] | None:
-    """The frames in flight replayed (``inflight.replay_frames``): on xterm's model, or at a narrowing on every
-    re-wrapping model; None where one of them does not apply."""
-    replays: list[Replayed] = []
-    for family in _REWRAPPING if narrowed else (TerminalFamily.XTERM,):
-        try:
-            replayed = replay_frames(frames, met, now, policy, family)
-        except Exception:  # a model consulted for a better guess: if it fails, the general rules still apply
-            return None
-        if replayed is None:
-            return None
-        replays.append(replayed)
-    return replays
-
-
-def _placed(candidates: list[LogRow], texts: list[str], replayed: Replayed, row: int) -> tuple[int, int]:
-    """How many of ``candidates`` the replay shows intact, in order, above the cursor's row ``row``, and the screen
-    row under the last of them (where the viewport starts).  Rows are compared as the terminal joins them, so a
-    row a narrowing re-wrapped is found whole."""
-    bottom = len(replayed.history) + row  # rows above the cursor's, counted in ``history + screen``
-    seen = [(text, first) for text, first in replayed.joined if first < bottom]
-    found, ends = _found_in_order(candidates, texts, [text for text, _ in seen])
-    after = ends.get(found, 0)  # where the lines found end in ``seen``
-    under = seen[after][1] if after < len(seen) else bottom
-    return found, max(0, under - len(replayed.history))
-
-
-def _found_in_order(rows: list[LogRow], texts: list[str], seen: list[str]) -> tuple[int, dict[int, int]]:
-    """How many of ``rows`` (from the first) are in ``seen`` in order, the rows of each line one after
-    another (the last line found may run on past the end of ``seen``); and, for each line start found
-    (and the count found), where in ``seen`` the rows found before it end."""
-    ends = {0: 0}
-    found, at = 0, 0
-    while found < len(rows):
-        line_end = found + 1
-        while line_end < len(rows) and continues_line(rows[line_end - 1], rows[line_end]):
-            line_end += 1
-        match = None
-        for start in range(at, len(seen)):
-            length = 0
-            while (
-                found + length < line_end
-                and start + length < len(seen)
-                and seen[start + length] == texts[found + length]
-            ):
-                length += 1
-            if length == line_end - found or (length and start + length == len(seen)):
-                match = start, length
-                break
-        if match is None:
-            break
-        start, length = match
-        found, at = found + length, start + length
-        ends[found] = at
-        if found < line_end:
-            break  # the line runs on past the end of what was seen
-    return found, ends
+    return insert_again(state, inserted, range(len(inserted)) if damaged is None else damaged)
 
 
 def _reached_rows_fit(frame: FrameRecord, columns: int, state: AppState) -> bool:
@@ -441,7 +302,7 @@ def _redrawn_line_again(state: AppState) -> AppState:
     cells = state.log.options is not None and state.log.options.wrap_cells
     rows = entry_rows(first.entry, first.line_start, width, policy, cells)
     earlier = [row for row in rows if row.end <= first.start and row.line_start == first.line_start]
-    return _insert_again(state, earlier, range(len(earlier)))
+    return insert_again(state, earlier, range(len(earlier)))
 
 
 def _frames_in_flight(item: Resize) -> int:
@@ -486,10 +347,13 @@ def _commit_drawn_rows(state: AppState, upto: int, *, kept: bool) -> AppState:
         log = log.freeze(pending[count - 1])
         pending, committed = log_rows(log, width, state.config.width_policy)
     count = min(count, committed)
-    if kept:
+    if kept or upto - skip > count:
         # Rows kept in place end with a line: a line kept in part and redrawn in part would read, after
         # any ghost piece of its redrawn rows, as two broken lines; redrawn whole, the re-wrapped copy of
-        # its start above is a ghost and the line is shown intact once.
+        # its start above is a ghost and the line is shown intact once.  So do pushed rows when the shrink pushed
+        # more than them (the line's open row, the status line): those stay in history after them as ghosts, and
+        # the rest of the line drawn below would read as another line.  Not counted, the rows pushed from the
+        # line's start are remembered whole (``record_pushed_open``): adopted if the line ends as they show it.
         while 0 < count < len(pending) and same_line(pending[count - 1], pending[count]):
             count -= 1
     if not count:
