@@ -93,6 +93,8 @@ RECORDED = {
     "one screen row a drawn row, it was neither remembered as pushed nor erased, and was drawn again",
     82: "frames in flight replayed at a shrink to two rows: a held code line the replay showed intact in history was "
     "drawn again below, then inserted when the block went on",
+    86: "a narrowing re-wrapped a list item's rows taller: its first row went into history whole and its next, open, "
+    "across the top of the screen; the first counted as pushed and the piece in history split the line in two",
 }
 
 

@@ -82,11 +82,16 @@ def reduce_resize(state: AppState, item: Resize, out: list[Output]) -> AppState:
     # Without frames in flight, where every re-wrapping model agrees with the cursor report, they tell where each
     # drawn row went (a row re-wrapped taller pushed more of them into history than one screen row each).
     modelled = modelled_rows(state, screen, item) if not in_flight and screen.resized_from is None else None
-    pushed = index - now if modelled is None else sum(1 for start in modelled[1:] if start <= 0)
+    # Rows the terminal pushed into history, and of those the rows it pushed whole (a row starting in history may
+    # end on the screen: there, committed, it counts as pushed; open, it is no piece to adopt).
+    pushed = whole = index - now
+    if modelled is not None:
+        pushed = sum(1 for start in modelled if start < 0)
+        whole = sum(1 for start in modelled[1:] if start <= 0)
     if pushed > 0:
         # The terminal pushed the viewport's top rows into scrollback itself.
         state = _commit_drawn_rows(state, min(pushed, trusted), kept=False)
-        state = record_pushed_open(state, min(pushed, trusted))
+        state = record_pushed_open(state, min(whole, trusted))
     if trusted < index and state.config.resize_reflow and not glued:
         state = _redrawn_line_again(state)
     # Rows this tick counted as inserted (kept or pushed, by this resize or an earlier one of the tick) are no
