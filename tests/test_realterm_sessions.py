@@ -108,6 +108,21 @@ def test_a_recorded_session_replays_with_every_line_once(seed: int, tmp_path: Pa
     assert replayed.verdict.ok, f"{RECORDED[seed]}: {replayed.verdict.summary()}"
 
 
+# Known (strict: a fix makes it pass).  A narrowing from 13 to 2 columns met the first of three frames in flight
+# mid-way: the rows it inserted after the terminal took the new size were written with autowrap off, each cut to its
+# first cells, and count as inserted: four lines lost.  Which of a frame's rows came after the resize the
+# acknowledgements do not tell (only that the frame met the new size); inserting every wider row again shows most of
+# them twice in the storm models (``test_storm_models``), so the resize does not.
+@pytest.mark.xfail(strict=True, reason="rows a frame in flight wrote after a narrowing are cut and count as inserted")
+def test_rows_a_frame_in_flight_writes_after_a_narrowing_are_not_lost(tmp_path: Path) -> None:
+    """A session recorded live on xterm.js (seed 72) keeps the lines a frame in flight inserted at a narrowing."""
+    path = tmp_path / "xtermjs-72-session.jsonl"
+    path.write_bytes(gzip.decompress((RECORDINGS / "xtermjs-72-session.jsonl.gz").read_bytes()))
+    replayed = replay_recording(path, session_storm(72), TerminalFamily.XTERMJS, "session")
+    assert replayed.disagreed == 0, "the model no longer reproduces the terminal's cursor reports"
+    assert replayed.verdict.ok, replayed.verdict.summary()
+
+
 @pytest.mark.parametrize("size", [(14, 2), (40, 2)])
 def test_a_confirm_on_a_screen_of_two_rows_is_drawn_and_answered(size: tuple[int, int]) -> None:
     """At two rows a confirm takes the status line's row: keys wait until a dialog is drawn, and it never was."""
