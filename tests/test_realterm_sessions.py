@@ -28,6 +28,7 @@ from inline_render.terminals.memory import TerminalFamily
 from inline_render.testing.pilot import run_app
 
 RECORDINGS = Path(__file__).parent / "realterm" / "recordings"
+RIG_LINES = 80  # the rig's default (storm --lines): the sessions were recorded with it
 
 
 def _inputs(seed: int) -> list[Input]:
@@ -95,6 +96,8 @@ RECORDED = {
     "drawn again below, then inserted when the block went on",
     86: "a narrowing re-wrapped a list item's rows taller: its first row went into history whole and its next, open, "
     "across the top of the screen; the first counted as pushed and the piece in history split the line in two",
+    134: "a narrowing to 2 columns met three frames in flight: the second inserted a quote's rows 8 cells wide, cut "
+    "to the new width (autowrap off) though the first frame's acknowledgement had said the size changed before",
 }
 
 
@@ -103,7 +106,7 @@ def test_a_recorded_session_replays_with_every_line_once(seed: int, tmp_path: Pa
     """Each recorded session that failed live replays on xterm.js's model with every line once, whole, in order."""
     path = tmp_path / f"xtermjs-{seed}-session.jsonl"
     path.write_bytes(gzip.decompress((RECORDINGS / f"xtermjs-{seed}-session.jsonl.gz").read_bytes()))
-    replayed = replay_recording(path, session_storm(seed), TerminalFamily.XTERMJS, "session")
+    replayed = replay_recording(path, session_storm(seed, lines=RIG_LINES), TerminalFamily.XTERMJS, "session")
     assert replayed.disagreed == 0, "the model no longer reproduces the terminal's cursor reports"
     assert replayed.verdict.ok, f"{RECORDED[seed]}: {replayed.verdict.summary()}"
 
@@ -118,7 +121,7 @@ def test_rows_a_frame_in_flight_writes_after_a_narrowing_are_not_lost(tmp_path: 
     """A session recorded live on xterm.js (seed 72) keeps the lines a frame in flight inserted at a narrowing."""
     path = tmp_path / "xtermjs-72-session.jsonl"
     path.write_bytes(gzip.decompress((RECORDINGS / "xtermjs-72-session.jsonl.gz").read_bytes()))
-    replayed = replay_recording(path, session_storm(72), TerminalFamily.XTERMJS, "session")
+    replayed = replay_recording(path, session_storm(72, lines=RIG_LINES), TerminalFamily.XTERMJS, "session")
     assert replayed.disagreed == 0, "the model no longer reproduces the terminal's cursor reports"
     assert replayed.verdict.ok, replayed.verdict.summary()
 
