@@ -352,12 +352,12 @@ def _commit_drawn_rows(state: AppState, upto: int, *, kept: bool) -> AppState:
         log = log.freeze(pending[count - 1])
         pending, committed = log_rows(log, width, state.config.width_policy)
     count = min(count, committed)
-    if kept or upto - skip > count:
+    if kept or min(upto, state.screen.drawn_log_rows) - skip > count:
         # Rows kept in place end with a line: a line kept in part and redrawn in part would read, after
         # any ghost piece of its redrawn rows, as two broken lines; redrawn whole, the re-wrapped copy of
         # its start above is a ghost and the line is shown intact once.  So do pushed rows when the shrink pushed
-        # more than them (the line's open row, the status line): those stay in history after them as ghosts, and
-        # the rest of the line drawn below would read as another line.  Not counted, the rows pushed from the
+        # log rows past them (the line's open row): those stay in history after them as ghosts, and the rest of the
+        # line drawn below would read as another line.  Not counted, the rows pushed from the
         # line's start are remembered whole (``record_pushed_open``): adopted if the line ends as they show it.
         while 0 < count < len(pending) and same_line(pending[count - 1], pending[count]):
             count -= 1
