@@ -127,18 +127,24 @@ def _dialog_drawn(app: InlineApp) -> bool:
     return state is not None and state.dialog is not None and state.screen.dialog_drawn
 
 
+def _paced(
+    seed: int, session: Session, streamed: tuple[str, ...], duration: float, ready: str | None
+) -> tuple[list[tuple[str, list[str]]], float, float]:
+    """The session's steps with the ``streamed`` kinds cut into deltas, the interval that spreads those deltas over
+    ``duration``, and the start time (``ready`` is created then: the rig starts resizing)."""
+    plan = [
+        (kind, chunks(seed + index, text) if kind in streamed else [text]) for index, (kind, text) in enumerate(session)
+    ]
+    total = sum(len(parts) for kind, parts in plan if kind in streamed)
+    if ready:
+        Path(ready).write_text("streaming\n", encoding="utf-8")
+    return plan, duration / max(1, total), time.monotonic()
+
+
 async def _markdown(app: InlineApp, seed: int, session: Session, duration: float, ready: str | None) -> int:
     """The Markdown storm: questions logged, answers streamed with ``app.stream`` as 2-7 character deltas, the
     status line changed on every delta, a confirm opened and answered in the middle of the second answer."""
-    plan = [
-        (kind, chunks(seed + index, text) if kind == "assistant" else [text])
-        for index, (kind, text) in enumerate(session)
-    ]
-    total = sum(len(parts) for kind, parts in plan if kind == "assistant")
-    interval = duration / max(1, total)
-    if ready:
-        Path(ready).write_text("streaming\n", encoding="utf-8")
-    start = time.monotonic()
+    plan, interval, start = _paced(seed, session, ("assistant",), duration, ready)
     sent = 0
     asked: asyncio.Task[bool] | None = None
     pressed = False
@@ -184,15 +190,7 @@ async def _answer_when_shown(app: InlineApp, key: str, asked: asyncio.Task[objec
 async def _session(app: InlineApp, seed: int, session: Session, duration: float, ready: str | None) -> int:
     """A random session (``sessions``): questions and tool lines logged, answers and plain text streamed as 2-7
     character deltas with the status changing on every delta, confirms opened mid-answer and approvals answered."""
-    plan = [
-        (kind, chunks(seed + index, text) if kind in ("assistant", "text") else [text])
-        for index, (kind, text) in enumerate(session)
-    ]
-    total = sum(len(parts) for kind, parts in plan if kind in ("assistant", "text"))
-    interval = duration / max(1, total)
-    if ready:
-        Path(ready).write_text("streaming\n", encoding="utf-8")
-    start = time.monotonic()
+    plan, interval, start = _paced(seed, session, ("assistant", "text"), duration, ready)
     sent = 0
     asked: asyncio.Task[object] | None = None
     for index, (kind, parts) in enumerate(plan):

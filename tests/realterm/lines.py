@@ -12,10 +12,22 @@ from __future__ import annotations
 
 import enum
 import random
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from inline_render.text.cells import text_width
 
-__all__ = ["Shape", "answers", "codelia_answer", "line_id", "markdown_session", "preamble_lines", "storm_lines"]
+__all__ = [
+    "BlockSizes",
+    "Shape",
+    "answers",
+    "codelia_answer",
+    "line_id",
+    "markdown_block",
+    "markdown_session",
+    "preamble_lines",
+    "storm_lines",
+]
 
 _WORDS = (
     "alpha",
@@ -138,31 +150,62 @@ def _words(rng: random.Random, low: int, high: int) -> str:
     return " ".join(words)
 
 
+@dataclass(frozen=True, slots=True)
+class BlockSizes:
+    """How long a Markdown block's parts are (inclusive ranges) and how its words are drawn: the storm's chat uses
+    the defaults; a random session (``sessions``) shorter ones."""
+
+    words: Callable[[random.Random, int, int], str]
+    paragraph: tuple[int, int] = (4, 40)
+    items: tuple[int, int] = (2, 5)
+    item_words: tuple[int, int] = (1, 25)
+    nested_words: tuple[int, int] = (1, 12)
+    code_lines: tuple[int, int] = (1, 5)
+    table_rows: tuple[int, int] = (1, 4)
+    quote_words: tuple[int, int] | None = None
+    """None: a quote is one word."""
+
+
+def markdown_block(rng: random.Random, kind: str, next_id: Callable[[], str], sizes: BlockSizes) -> list[str]:
+    """The source lines of one Markdown block of ``kind`` (heading, paragraph, bullets, numbered, code, table,
+    quote), each content line starting with a new id."""
+    if kind == "heading":
+        return [f"{'#' * rng.randint(1, 3)} {next_id()} {sizes.words(rng, 1, 3)}"]
+    if kind == "paragraph":
+        return [f"{next_id()} {sizes.words(rng, *sizes.paragraph)}"]
+    if kind in ("bullets", "numbered"):
+        lines = []
+        for number in range(1, rng.randint(*sizes.items) + 1):
+            marker = f"{number}." if kind == "numbered" else "-"
+            lines.append(f"{marker} {next_id()} {sizes.words(rng, *sizes.item_words)}")
+            if rng.random() < 0.3:  # a nested item under this one
+                lines.append(f"{' ' * (len(marker) + 1)}- {next_id()} {sizes.words(rng, *sizes.nested_words)}")
+        return lines
+    if kind == "code":
+        body = [
+            f"{next_id()} = {rng.choice(_WORDS)}({rng.randint(0, 99)})" for _ in range(rng.randint(*sizes.code_lines))
+        ]
+        return ["```python", *body, "```"]
+    if kind == "table":
+        header = f"| {next_id()} name | value |"
+        rows = [
+            f"| {next_id()} {rng.choice(_WORDS)[:6]} | {rng.randint(0, 999)} |"
+            for _ in range(rng.randint(*sizes.table_rows))
+        ]
+        return [header, "|---|---|", *rows]
+    quote = rng.choice(_WORDS) if sizes.quote_words is None else sizes.words(rng, *sizes.quote_words)
+    return [f"> {next_id()} {quote}"]
+
+
+_CHAT_SIZES = BlockSizes(_words)
+
+
 def _block(rng: random.Random, kind: str, ids: list[int]) -> list[str]:
     def next_id() -> str:
         ids[0] += 1
         return line_id(ids[0])
 
-    if kind == "heading":
-        return [f"{'#' * rng.randint(1, 3)} {next_id()} {_words(rng, 1, 3)}"]
-    if kind == "paragraph":
-        return [f"{next_id()} {_words(rng, 4, 40)}"]
-    if kind in ("bullets", "numbered"):
-        lines = []
-        for number in range(1, rng.randint(2, 5) + 1):
-            marker = f"{number}." if kind == "numbered" else "-"
-            lines.append(f"{marker} {next_id()} {_words(rng, 1, 25)}")
-            if rng.random() < 0.3:  # a nested item under this one
-                lines.append(f"{' ' * (len(marker) + 1)}- {next_id()} {_words(rng, 1, 12)}")
-        return lines
-    if kind == "code":
-        body = [f"{next_id()} = {rng.choice(_WORDS)}({rng.randint(0, 99)})" for _ in range(rng.randint(1, 5))]
-        return ["```python", *body, "```"]
-    if kind == "table":
-        header = f"| {next_id()} name | value |"
-        rows = [f"| {next_id()} {rng.choice(_WORDS)[:6]} | {rng.randint(0, 999)} |" for _ in range(rng.randint(1, 4))]
-        return [header, "|---|---|", *rows]
-    return [f"> {next_id()} {rng.choice(_WORDS)}"]
+    return markdown_block(rng, kind, next_id, _CHAT_SIZES)
 
 
 def markdown_session(seed: int, count: int) -> tuple[tuple[str, str], ...]:

@@ -21,7 +21,7 @@ from inline_render import LogAppend, PermissionPreview
 from inline_render.core.tick import Renderer
 
 from .checker import ID
-from .lines import _WORDS, line_id
+from .lines import _WORDS, BlockSizes, line_id, markdown_block
 from .storm import MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, MIN_ROWS, Resize, Storm, make_storm
 
 __all__ = ["Step", "expected_rows", "is_tiny", "preview_of", "random_session", "session_storm"]
@@ -47,6 +47,13 @@ def _words(rng: random.Random, low: int, high: int) -> str:
     return " ".join(rng.choice(_WORDS) for _ in range(rng.randint(low, high)))
 
 
+# Shorter than the storm chat's blocks, words without inline marks: sessions are many and tiny ones wrap per cell.
+_SIZES = BlockSizes(
+    _words, paragraph=(4, 30), items=(2, 4), item_words=(1, 16), nested_words=(1, 8), code_lines=(1, 4),
+    table_rows=(1, 3), quote_words=(1, 6),
+)  # fmt: skip
+
+
 class _Ids:
     def __init__(self) -> None:
         self.count = 0
@@ -54,29 +61,6 @@ class _Ids:
     def next(self) -> str:
         self.count += 1
         return line_id(self.count)
-
-
-def _block(rng: random.Random, kind: str, ids: _Ids) -> list[str]:
-    if kind == "heading":
-        return [f"{'#' * rng.randint(1, 3)} {ids.next()} {_words(rng, 1, 3)}"]
-    if kind == "paragraph":
-        return [f"{ids.next()} {_words(rng, 4, 30)}"]
-    if kind in ("bullets", "numbered"):
-        lines = []
-        for number in range(1, rng.randint(2, 4) + 1):
-            marker = f"{number}." if kind == "numbered" else "-"
-            lines.append(f"{marker} {ids.next()} {_words(rng, 1, 16)}")
-            if rng.random() < 0.3:
-                lines.append(f"{' ' * (len(marker) + 1)}- {ids.next()} {_words(rng, 1, 8)}")
-        return lines
-    if kind == "code":
-        body = [f"{ids.next()} = {rng.choice(_WORDS)}({rng.randint(0, 99)})" for _ in range(rng.randint(1, 4))]
-        return ["```python", *body, "```"]
-    if kind == "table":
-        header = f"| {ids.next()} name | value |"
-        rows = [f"| {ids.next()} {rng.choice(_WORDS)[:6]} | {rng.randint(0, 999)} |" for _ in range(rng.randint(1, 3))]
-        return [header, "|---|---|", *rows]
-    return [f"> {ids.next()} {_words(rng, 1, 6)}"]
 
 
 def _plain(rng: random.Random, ids: _Ids) -> str:
@@ -112,7 +96,7 @@ def random_session(seed: int, lines: int = 60) -> tuple[Step, ...]:
         if choice < 0.4:
             steps.append(("text", _plain(rng, ids)))
             continue
-        answer = [_block(rng, rng.choice(blocks), ids) for _ in range(rng.randint(1, 3))]
+        answer = [markdown_block(rng, rng.choice(blocks), ids.next, _SIZES) for _ in range(rng.randint(1, 3))]
         steps.append(("assistant", "\n\n".join("\n".join(block) for block in answer) + "\n"))
         if choice < 0.55:
             steps.append(("dialog", f"{ids.next()} the write was approved"))
