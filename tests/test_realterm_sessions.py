@@ -96,8 +96,6 @@ RECORDED = {
     "drawn again below, then inserted when the block went on",
     86: "a narrowing re-wrapped a list item's rows taller: its first row went into history whole and its next, open, "
     "across the top of the screen; the first counted as pushed and the piece in history split the line in two",
-    134: "a narrowing to 2 columns met three frames in flight: the second inserted a quote's rows 8 cells wide, cut "
-    "to the new width (autowrap off) though the first frame's acknowledgement had said the size changed before",
 }
 
 

@@ -17,7 +17,7 @@ from dataclasses import replace
 from ..inputs import Resize
 from ..terminals.memory import TerminalFamily
 from ..text.cells import WidthPolicy
-from ..text.style import row_text, row_width
+from ..text.style import row_text
 from .app import AppState, FrameRecord, PushedOpen, Screen
 from .inflight import Replayed, clamped, replay_frames, replay_resize
 from .log import LogRow, continues_line, log_rows
@@ -62,32 +62,18 @@ def insert_again(state: AppState, inserted: list[LogRow], garbled: Sequence[int]
 
 
 def clamped_at_a_narrowing(state: AppState, item: Resize) -> AppState:
-    """Frames in flight that met a narrower screen, where no replay settled them.  Where their move up stopped at its
-    top row, where their rows went is not known: every line they inserted is inserted again, whole, from its first
-    row.  Otherwise the lines of the rows that certainly met it wider than it are.  A line shown twice is bad; a
-    line cut (its rows counted as inserted, some of them garbled) is worse."""
+    """Frames in flight whose move up stopped at the top row of a screen that also narrowed: ``replay`` models only a
+    shrink that keeps the width (where the terminals measured agree), so where their rows went is not known.  Every
+    line they inserted is inserted again, whole, from its first row: a line shown twice is bad; a line cut (its rows
+    counted as inserted, some of them garbled) is worse."""
     count, columns, rows = item.in_flight_frames, item.in_flight_columns, item.in_flight_rows
     if not count or columns is None or rows is None:
         return state
     frames = state.screen.recent_frames[-count:]
-    if len(frames) != count or columns >= frames[0].columns:
+    if len(frames) != count or columns >= frames[0].columns or not clamped(frames, rows):
         return state
     inserted = [log_row for frame in frames for log_row in frame.inserted]
-    if clamped(frames, rows):
-        return insert_again(state, inserted, range(len(inserted)))
-    # The first frame in flight met the new size by its end (its acknowledgement says so), so every later one was
-    # read after the resize: a row they inserted wider than the narrower screen was cut there (autowrap is off) and
-    # its line is inserted again.  The first frame's own rows may have come before the resize (re-wrapped whole) or
-    # after it: which, nothing tells, and inserting them again would show most twice.
-    theme = state.log.options.theme if state.log.options is not None else None
-    policy = state.config.width_policy
-    first = len(frames[0].inserted)
-    cut = [
-        first + index
-        for index, log_row in enumerate(log_row for frame in frames[1:] for log_row in frame.inserted)
-        if row_width(draw_log_row(log_row, frames[0].columns, policy, theme), policy) > columns
-    ]
-    return insert_again(state, inserted, cut)
+    return insert_again(state, inserted, range(len(inserted)))
 
 
 def resize_replayed(state: AppState, item: Resize, column: int) -> AppState | None:
