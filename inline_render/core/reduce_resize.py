@@ -3,7 +3,9 @@
 ``reduce`` owns every transition and dispatches a ``Resize`` here; this module holds that one transition and the
 helpers only it uses (they are most of stage 1's code).  Its rules:
 
-* Every count is one that cannot reach a committed row: one screen row per drawn row, counted up from the cursor.
+* Every count is one that cannot reach a committed row: one screen row per drawn row, counted up from the cursor,
+  unless the terminal models of ``resize_replay`` (replays of the screen, or of the frames in flight) agree with the
+  terminal's cursor report on where the rows went.
 * A row a frame still in flight may have written at a width the terminal no longer had is redrawn, not trusted.
 * Where it cannot be known whether a committed line reached the terminal whole, the line is inserted again (a
   line shown twice is bad; a line cut is worse).
