@@ -22,6 +22,8 @@ import random
 import shlex
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import inline_render
@@ -127,25 +129,44 @@ def _dialog_drawn(app: InlineApp) -> bool:
     return state is not None and state.dialog is not None and state.screen.dialog_drawn
 
 
+@dataclass(slots=True)
+class _Pace:
+    """Spreads a session's deltas evenly from ``start``, one every ``interval`` seconds; ``sent`` counts them."""
+
+    interval: float
+    start: float
+    sent: int = 0
+
+    async def stream(self, app: InlineApp, kind: str, parts: list[str], at_delta: Callable[[int], None]) -> None:
+        """Stream ``parts`` as one entry of ``kind``: each delta written, the status line changed to the count so
+        far, ``at_delta`` called with the delta's index, then a wait until the next delta is due."""
+        async with app.stream(kind) as answer:
+            for number, part in enumerate(parts):
+                answer.write(part)
+                self.sent += 1
+                app.status(tokens=f"{self.sent} tokens")
+                at_delta(number)
+                await asyncio.sleep(max(0.0, self.start + self.sent * self.interval - time.monotonic()))
+
+
 def _paced(
     seed: int, session: Session, streamed: tuple[str, ...], duration: float, ready: str | None
-) -> tuple[list[tuple[str, list[str]]], float, float]:
-    """The session's steps with the ``streamed`` kinds cut into deltas, the interval that spreads those deltas over
-    ``duration``, and the start time (``ready`` is created then: the rig starts resizing)."""
+) -> tuple[list[tuple[str, list[str]]], _Pace]:
+    """The session's steps with the ``streamed`` kinds cut into deltas, and the pace that spreads those deltas over
+    ``duration`` from now (``ready`` is created then: the rig starts resizing)."""
     plan = [
         (kind, chunks(seed + index, text) if kind in streamed else [text]) for index, (kind, text) in enumerate(session)
     ]
     total = sum(len(parts) for kind, parts in plan if kind in streamed)
     if ready:
         Path(ready).write_text("streaming\n", encoding="utf-8")
-    return plan, duration / max(1, total), time.monotonic()
+    return plan, _Pace(duration / max(1, total), time.monotonic())
 
 
 async def _markdown(app: InlineApp, seed: int, session: Session, duration: float, ready: str | None) -> int:
     """The Markdown storm: questions logged, answers streamed with ``app.stream`` as 2-7 character deltas, the
     status line changed on every delta, a confirm opened and answered in the middle of the second answer."""
-    plan, interval, start = _paced(seed, session, ("assistant",), duration, ready)
-    sent = 0
+    plan, pace = _paced(seed, session, ("assistant",), duration, ready)
     asked: asyncio.Task[bool] | None = None
     pressed = False
     for index, (kind, parts) in enumerate(plan):
@@ -162,17 +183,16 @@ async def _markdown(app: InlineApp, seed: int, session: Session, duration: float
             app.log("tool", parts[0] if approved else "the confirm was not answered yes")
             continue
         dialog_next = index + 1 < len(plan) and plan[index + 1][0] == "dialog"
-        async with app.stream("assistant") as answer:
-            for number, part in enumerate(parts):
-                answer.write(part)
-                sent += 1
-                app.status(tokens=f"{sent} tokens")
-                if dialog_next and number == len(parts) // 3:
-                    asked = asyncio.create_task(app.confirm("Write the file?", "The answer asks to write a file."))
-                if dialog_next and number >= 2 * len(parts) // 3 and _dialog_shown(app) and not pressed:
-                    app.press("y")  # as the user would: once the dialog is on the screen
-                    pressed = True
-                await asyncio.sleep(max(0.0, start + sent * interval - time.monotonic()))
+
+        def at_delta(number: int, count: int = len(parts), dialog_next: bool = dialog_next) -> None:
+            nonlocal asked, pressed
+            if dialog_next and number == count // 3:
+                asked = asyncio.create_task(app.confirm("Write the file?", "The answer asks to write a file."))
+            if dialog_next and number >= 2 * count // 3 and _dialog_shown(app) and not pressed:
+                app.press("y")  # as the user would: once the dialog is on the screen
+                pressed = True
+
+        await pace.stream(app, "assistant", parts, at_delta)
     app.status(tokens=None)
     await asyncio.sleep(0.3)  # the last ticks are drawn before the exit flush
     return 0
@@ -190,8 +210,7 @@ async def _answer_when_shown(app: InlineApp, key: str, asked: asyncio.Task[objec
 async def _session(app: InlineApp, seed: int, session: Session, duration: float, ready: str | None) -> int:
     """A random session (``sessions``): questions and tool lines logged, answers and plain text streamed as 2-7
     character deltas with the status changing on every delta, confirms opened mid-answer and approvals answered."""
-    plan, interval, start = _paced(seed, session, ("assistant", "text"), duration, ready)
-    sent = 0
+    plan, pace = _paced(seed, session, ("assistant", "text"), duration, ready)
     asked: asyncio.Task[object] | None = None
     for index, (kind, parts) in enumerate(plan):
         if kind in ("user", "tool"):
@@ -205,14 +224,13 @@ async def _session(app: InlineApp, seed: int, session: Session, duration: float,
             await _answer_when_shown(app, "y", approval)
         else:
             dialog_next = index + 1 < len(plan) and plan[index + 1][0] == "dialog"
-            async with app.stream(kind) as answer:
-                for number, part in enumerate(parts):
-                    answer.write(part)
-                    sent += 1
-                    app.status(tokens=f"{sent} tokens")
-                    if dialog_next and number == len(parts) // 2:
-                        asked = asyncio.create_task(app.confirm("Write the file?", "The answer asks to write."))
-                    await asyncio.sleep(max(0.0, start + sent * interval - time.monotonic()))
+
+            def at_delta(number: int, count: int = len(parts), dialog_next: bool = dialog_next) -> None:
+                nonlocal asked
+                if dialog_next and number == count // 2:
+                    asked = asyncio.create_task(app.confirm("Write the file?", "The answer asks to write."))
+
+            await pace.stream(app, kind, parts, at_delta)
     app.status(tokens=None)
     await asyncio.sleep(0.3)  # the last ticks are drawn before the exit flush
     return 0
@@ -252,11 +270,11 @@ def main(argv: list[str] | None = None) -> int:
         replies = answers(args.seed, args.lines)
         said = (codelia_answer(replies),) if args.content == "codelia" else replies
         texts = rendered_lines((("user", PROMPT), *(("assistant", text) for text in said)))
-        code = _demo(args.content, args)
+        exit_code = _demo(args.content, args)
         if args.result:
-            result = {"exit": code, "lines": [*before, *texts], "library": os.path.dirname(inline_render.__file__)}
+            result = {"exit": exit_code, "lines": [*before, *texts], "library": os.path.dirname(inline_render.__file__)}
             Path(args.result).write_text(json.dumps(result, ensure_ascii=False), encoding="utf-8")
-        return code
+        return exit_code
     others: tuple[str, ...] = ()
     if args.content == "markdown":
         session = markdown_session(args.seed, args.lines)
