@@ -170,6 +170,30 @@ def test_stale_cells_on_hidden_columns_are_dropped_and_counted() -> None:
     assert strict.missing == ("L0002",) and not strict.stale
 
 
+def test_a_stale_cell_that_is_the_lines_next_letter_does_not_end_the_line() -> None:
+    """A stale tail whose cell happens to be the line's next letter is read both ways: the line is whole, no ghost."""
+    # xterm, seed 1: "golf" + a stale "h" on a hidden column reads as the start of the next row's "hotel".
+    rows = ("P001 shell output", "L0001 alpha bravo", "L0002 charlie delta", "echo foxtrot golf  h", "hotel",
+            "L0003 漢字表示端末履歴", "L0004 india")  # fmt: skip
+    for truncating in (False, True):
+        verdict = check(text(*rows), LINES, stale=STALE, truncating=truncating)
+        assert verdict.ok and verdict.found == 5 and not verdict.ghosts and not verdict.truncated, verdict
+        assert verdict.stale == (rows[3],), verdict
+    assert check(text(*rows), LINES).missing == ("L0002",)
+
+
+def test_a_rule_followed_by_stale_cells_is_decoration_but_text_after_a_rule_is_a_ghost() -> None:
+    """A code block's rule with a stale tail is a rule (counted stale); a rule with a tail off the hidden columns
+    is a ghost, and without stale mode the tail always is."""
+    rule = "  " + "\u254c" * 17
+    rows = (*LINES[:2], rule + "  \ufffd\ufffd", *LINES[2:])
+    verdict = check(text(*rows), LINES, stale=STALE)
+    assert verdict.ok and not verdict.ghosts and verdict.stale == (rows[2],), verdict
+    assert check(text(*rows), LINES).ghosts == (rows[2],)
+    damaged = (*LINES[:2], "\u254c" * 3 + " q", *LINES[2:])
+    assert check(text(*damaged), LINES, stale=STALE).ghosts == (damaged[2],)
+
+
 def test_stale_mode_does_not_excuse_a_tail_off_the_hidden_columns() -> None:
     """A tail after one blank on a column no narrowing hid, or garbage before the narrowest width, is still damage."""
     for damaged in ("L0002 charlie delta", "echo foxtrot q", "hotel"), ("L0002 charlie delta", "echo  zz", "hotel"):

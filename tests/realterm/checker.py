@@ -29,9 +29,11 @@ text is followed by such a tail is judged without the tail when the row as it is
 the tail starts on a hidden column (``bands``: a row written to the full width is followed by them
 directly), or after at least two blank cells at or past the narrowest width of the run.  The storm
 lines never hold two spaces in a row, and the row as it is is always tried first, so no text of
-theirs is dropped; the rows so judged are counted (``Verdict.stale``).  What this cannot tell apart:
-a row the library failed to erase whose old tail happens to start on such a column; the same bytes
-are judged without any of this on the terminals that show no stale cells (tmux, VTE, xterm.js).
+theirs is dropped (where the row as it is fits only because a stale cell happens to be the line's
+next letter, the rows after it decide: each way is read on); the rows so judged are counted
+(``Verdict.stale``).  What this cannot tell apart: a row the library failed to erase whose old tail
+happens to start on such a column; the same bytes are judged without any of this on the terminals
+that show no stale cells (tmux, VTE, xterm.js).
 
 Rows that a terminal marks as soft-wrapped (``wrapped[i]``: row ``i`` continues row ``i - 1``)
 are joined first, as the terminal would show them when wider.
@@ -40,7 +42,6 @@ are joined first, as the terminal would show them when wider.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from wcwidth import wcwidth
@@ -185,14 +186,6 @@ def _longest_increasing(values: list[int]) -> set[int]:
     return keep
 
 
-def _extends(target: str, head: str) -> Callable[[str], bool]:
-    return lambda piece: target.startswith(head + piece)
-
-
-def _found_after(target: str, position: int) -> Callable[[str], bool]:
-    return lambda piece: target.find(piece, position) >= 0
-
-
 def _group(
     rows: list[str], alternates: list[tuple[str, ...]], i: int, target: str, truncating: bool, used: set[int]
 ) -> tuple[int, bool, bool]:
@@ -200,39 +193,68 @@ def _group(
 
     ``consistent``: the rows are the line's start (or, ``truncating``, each row a cut copy of one
     of the line's rows, in order: what a terminal that truncates rows on narrowing leaves).
-    ``alternates[k]``: row ``k`` without a stale tail, tried when the row as it is does not fit;
-    the rows judged so are added to ``used``.
+    ``alternates[k]``: row ``k`` without a stale tail, tried when the row as it is does not fit, or when it fits
+    only by a stale cell that happens to be the line's next letter (the rows after it then do not fit: ``_read``
+    reads on from each way a row can be taken); the rows judged so are added to ``used``.
     """
+    way = _read(rows, alternates, i, target, truncating)
+    if way is None:
+        return i + 1, False, False
+    used.update(way.stale_rows)
+    return way.end, way.whole, True
 
-    def fits(k: int, accept: Callable[[str], bool]) -> str | None:
-        piece = _squeeze(rows[k])
-        if accept(piece):
-            return piece
-        for alternate in map(_squeeze, alternates[k]):
-            if accept(alternate):
-                used.add(k)
-                return alternate
-        return None
 
-    first = fits(i, target.startswith)
-    end = i + 1
-    if first is None:
-        return end, False, False
-    seen = first
-    position, exact = len(seen), True
-    while end < len(rows) and seen != target and not ID.match(rows[end]) and rows[end].strip():
-        grown = fits(end, _extends(target, seen)) if exact else None
-        if grown is not None:
-            seen, position, end = seen + grown, position + len(grown), end + 1
-            continue
-        if not truncating:
-            break
-        piece = fits(end, _found_after(target, position))
-        if piece is None:
-            break
-        found = target.find(piece, position)
-        seen, position, end, exact = seen + piece, found + len(piece), end + 1, False
-    return end, exact and seen == target, True
+@dataclass(frozen=True, slots=True)
+class _Way:
+    """One way of reading rows as a line: where it ends, whether it is the whole line, the rows read without a
+    stale tail."""
+
+    end: int
+    whole: bool
+    stale_rows: tuple[int, ...]
+
+    def better_than(self, other: _Way | None) -> bool:
+        """Whole beats part, more rows beat fewer, fewer rows read without their tail beat more."""
+        if other is None:
+            return True
+        return (self.whole, self.end, -len(self.stale_rows)) > (other.whole, other.end, -len(other.stale_rows))
+
+
+def _read(rows: list[str], alternates: list[tuple[str, ...]], i: int, target: str, truncating: bool) -> _Way | None:
+    """The best way (``_Way.better_than``) to read the rows from ``i`` as the line ``target``, or None when row ``i``
+    does not start it. Searched depth first from each way a row can be read (as it is first, then each stale-tail
+    cut); a state is (row, position in the line, exact so far), so each is read once."""
+
+    def pieces(k: int) -> list[tuple[str, bool]]:
+        shown = _squeeze(rows[k])
+        cuts = [cut for cut in dict.fromkeys(map(_squeeze, alternates[k])) if cut != shown]
+        return [(shown, False), *((cut, True) for cut in cuts)]
+
+    best: _Way | None = None
+    seen_states: set[tuple[int, int, bool]] = set()
+
+    def walk(end: int, position: int, exact: bool, stale_rows: tuple[int, ...]) -> None:
+        nonlocal best
+        if (end, position, exact) in seen_states:
+            return
+        seen_states.add((end, position, exact))
+        whole = exact and position == len(target)
+        here = _Way(end, whole, stale_rows)
+        if here.better_than(best):
+            best = here
+        if whole or end >= len(rows) or ID.match(rows[end]) or not rows[end].strip():
+            return
+        for piece, stale in pieces(end):
+            marked = (*stale_rows, end) if stale else stale_rows
+            if exact and target.startswith(piece, position):
+                walk(end + 1, position + len(piece), True, marked)
+            elif truncating and (found := target.find(piece, position)) >= 0:
+                walk(end + 1, found + len(piece), False, marked)
+
+    for piece, stale in pieces(i):
+        if target.startswith(piece):
+            walk(i + 1, len(piece), True, (i,) if stale else ())
+    return best
 
 
 def check(
@@ -276,6 +298,10 @@ def check(
             i += 1
             continue
         if ident is None and (_DECOR.match(row) or (own is not None and own.fullmatch(row.rstrip()))):
+            i += 1
+            continue
+        if ident is None and any(_DECOR.match(cut) for cut in alternates[i]):  # a rule, then a stale tail
+            used.add(i)
             i += 1
             continue
         if ident is None or ident not in wanted:
