@@ -90,6 +90,9 @@ RECORDED = {
     "the terminal (autowrap off, as the shell runs it) its last cell was overwritten, and it was counted whole",
     24: "a shrink pushed a streaming line's committed rows, its open row and the status line into history: the rows "
     "counted as inserted, the line's rest was drawn after the ghost rows, and the line read as two broken pieces",
+    60: "a shrink to three rows pushed an open code block's last line into history, drawn plain (the lexer waits for "
+    "the next line) while the log now coloured it: compared with its colours it was neither counted as pushed nor "
+    "remembered, and was inserted again when the block ended",
     70: "a narrowing with no frame in flight re-wrapped rows taller and pushed a held code line into history: counted "
     "one screen row a drawn row, it was neither remembered as pushed nor erased, and was drawn again",
     82: "frames in flight replayed at a shrink to two rows: a held code line the replay showed intact in history was "

@@ -67,7 +67,7 @@ def adopt_pushed_open(state: AppState) -> AppState:
     # The first pushed row the log's next row reads as: a clear may have dropped an empty entry's rows before it
     # (they stay in history as the ghosts they were) or after it.
     first = draw_log_row(pending[0], pushed.columns, policy, theme)
-    skip = next((index for index, row in enumerate(pushed.rows) if row == first), -1)
+    skip = next((index for index, row in enumerate(pushed.rows) if row_text(row) == row_text(first)), -1)
     if skip < 0:
         return replace(state, pushed_open=None)  # the text changed under them: they stay a ghost piece
     rows = pushed.rows[skip:]

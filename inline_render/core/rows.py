@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from ..markdown.stream import draw_line_row
 from ..text.cells import WidthPolicy, clip_to_width
 from ..text.roles import DIM
-from ..text.style import DEFAULT, Row, Segment, Style, clip_row
+from ..text.style import DEFAULT, Row, Segment, Style, clip_row, row_text
 from ..text.themes import Theme
 from .log import Entry, LogRow
 
@@ -156,8 +156,12 @@ def drawn_as(
     rows: Sequence[Row], pending: Sequence[LogRow], limit: int, width: int, policy: WidthPolicy, theme: Theme | None
 ) -> int:
     """How many of the first ``limit`` ``rows`` (rows on the terminal) are the ``pending`` log rows drawn at ``width``,
-    in order: what a resize may count as the log's, where a terminal kept or pushed them."""
+    in order: what a resize may count as the log's, where a terminal kept or pushed them.
+
+    Rows are compared by their text: an open code block's last line is drawn plain until the lexer has the next
+    line, so the row on the terminal may lack the colours the log now gives it; it still says what the log says,
+    and drawing it again would show its text twice."""
     count = 0
-    while count < limit and rows[count] == draw_log_row(pending[count], width, policy, theme):
+    while count < limit and row_text(rows[count]) == row_text(draw_log_row(pending[count], width, policy, theme)):
         count += 1
     return count
