@@ -103,3 +103,38 @@ def test_two_previews_then_a_storm_down_to_one_cell_show_each_line_once() -> Non
     state.notify(kind="info", styled=False, text="")
     state.permission_preview(diff="", language=None, tool="edit", truncated=False)
     state.resize_storm(storm=[[Resize(14, 5)], [Resize(1, 1)]])
+
+
+WORDS = " ".join(f"w{number:02d}" for number in range(60))
+
+
+# Known (strict): on GNU screen's soft lines (``Config.soft_wrap_lines``) this session breaks the checker's viewport
+# invariant at the shrink ("viewport row 0 differs from the frame"), before this fix and after it.
+_SCREEN_KNOWN = pytest.mark.xfail(strict=True, reason="GNU screen: the viewport differs from the frame at the shrink")
+VERBATIM_FAMILIES = [
+    pytest.param(family, id=family.value, marks=[_SCREEN_KNOWN] if family is TerminalFamily.SCREEN else [])
+    for family in TerminalFamily
+]
+
+
+@pytest.mark.parametrize("family", VERBATIM_FAMILIES)
+def test_a_verbatim_line_that_goes_on_continues_below_its_pushed_rows(family: TerminalFamily) -> None:
+    """A plain line streamed through a shrink that pushed its open row into history goes on below that row: every
+    word once, in order, and no ghost copy of the line's start (before: its start twice, a piece above the line)."""
+    reflow = family.reflows or family is TerminalFamily.SIMPLE
+    config = Config(resize_reflow=reflow, soft_wrap_lines=family is TerminalFamily.SCREEN)
+    checked = CheckedRenderer(40, 12, config=config, cursor_row=0, family=family)
+    for number in range(FILLERS):
+        checked.feed([LogAppend("text", f"f{number}")])
+    checked.feed([LogAppend("text", "", id="a", final=False)])
+    cut = 150  # inside "w37": the open row ends in the middle of a word
+    for start in range(0, cut, 3):
+        checked.feed([LogDelta("a", WORDS[start : min(start + 3, cut)])])
+    checked.feed([Resize(40, 3)])
+    for start in range(cut, len(WORDS), 3):
+        checked.feed([LogDelta("a", WORDS[start : start + 3])])
+    checked.feed([LogFinish("a")])
+    checked.feed([Resize(40, 12)])
+    text = " ".join(line.strip() for line in checked.terminal.all_lines() if line.strip())
+    shown = [word for word in text.replace("w37", " w37 ").split() if word.startswith("w")]
+    assert shown == WORDS.split(), text

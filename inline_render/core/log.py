@@ -154,17 +154,37 @@ class LogState:
     def freeze(self, row: LogRow) -> LogState:
         """The log with the text of its first entry up to ``row``'s end kept as it is: rows up to there reached the
         terminal's history by the terminal's own doing (a shrink pushed them), so they may no longer change
-        (``markdown.stream.view_freeze``; an entry that is not an open Markdown view is left as it is)."""
+        (``markdown.stream.view_freeze``; a verbatim entry's open line is split there, ``_split_open_line``)."""
         index = next((i for i, entry in enumerate(self.entries) if entry.key == row.entry.key), -1)
         if index < 0 or not all(entry.final for entry in self.entries[:index]):
             return self  # only the first unfinished entry holds rows past the committed ones
         old = self.entries[index]
-        if old.view is None or old.final or row.end <= old.committed:
+        if old.final or row.end <= old.committed:
             return self
+        if old.view is None:
+            return self._split_open_line(index, row.end)
         view = view_freeze(old.view, row.end)
         if view is old.view or view.text != old.view.text:
             return self  # the same display text or nothing: a freeze never moves a row
         return self._with(index, Entry(self.next_key, old.kind, view.text, old.id, old.final, view, old.base))
+
+    def _split_open_line(self, index: int, cut: int) -> LogState:
+        """The verbatim entry at ``index`` as two: its text up to ``cut`` (inside its open line) finished, the rest
+        open and continued from there (``Entry.base``), under the same id.
+
+        A shrink pushed the open line's rows up to ``cut`` into history.  Kept open, they were drawn again below
+        once the line grew, and history held a ghost copy of its start; split, they count as inserted and the
+        line goes on from the next row: its text once, its rows broken where the shrink found them."""
+        old = self.entries[index]
+        if old.tail is not None or not 0 < cut <= old.size:
+            return self  # an open line kept in pieces has no offsets to cut at
+        text = old.body
+        head = text[:cut]
+        done = Entry(self.next_key, old.kind, head, old.id, True, None, old.base, head.rfind("\n") + 1, Lineage(cut))
+        rest = text[cut:]
+        going = Entry(self.next_key + 1, old.kind, rest, old.id, False, None, old.base + cut, 0, Lineage(len(rest)))
+        entries = (*self.entries[:index], done, going, *self.entries[index + 1 :])
+        return evolve(self, entries=entries, next_key=self.next_key + 2)
 
     def replace_text(self, index: int, text: str) -> LogState:
         """New full text of the unfinished entry at ``index``; the committed part is kept as is."""

@@ -346,8 +346,9 @@ def _commit_drawn_rows(state: AppState, upto: int, *, kept: bool) -> AppState:
     count = drawn_as(drawn[skip:], pending, limit, width, state.config.width_policy, theme)
     if count > committed and not kept:
         # Rows the commit rule still held back that a shrink pushed into the terminal's history are there all the
-        # same: their text is kept as it is from now on (a Markdown paragraph's held lines settle), so that they
-        # count as inserted and are never inserted again; what cannot be kept so stays uncounted.  Held rows a
+        # same: their text is kept as it is from now on (a Markdown paragraph's held lines settle; a verbatim line
+        # is split after its pushed open row and goes on below it), so that they count as inserted and are never
+        # inserted again; what cannot be kept so stays uncounted.  Held rows a
         # re-wrapping terminal kept on the screen are still in reach: the new viewport starts at them and draws
         # them again, so their text may still change (a held line that becomes a table's header: settled, the
         # table was drawn as its Markdown source).
