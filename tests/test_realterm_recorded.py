@@ -7,6 +7,7 @@ in flight); the replay only has the recording, so it must find where each resize
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 import pytest
@@ -90,3 +91,22 @@ def test_a_recorded_vte_run_that_cut_a_line_replays_with_every_line_once(seed: i
     assert replayed.resizes == 8 and replayed.disagreed == 0
     verdict = replayed.verdict
     assert verdict.found == verdict.expected and verdict.ok, verdict.summary()
+
+
+TALLER = "tmux-4-grown-taller.jsonl.gz"
+
+
+def test_a_recorded_tmux_run_that_grew_taller_leaves_no_piece_of_the_open_line_above_the_viewport(
+    tmp_path: Path,
+) -> None:
+    """tmux storm seed 4 (recorded live): a narrowing that also grew the screen (114x21 to 80x44) pulled history
+    back, so the models' cursor was above the reported one and the resize counted one screen row a drawn row; the
+    re-wrapped start of the open line L0015 stayed above the viewport as a ghost, and L0031's at 87x31 too."""
+    path = tmp_path / "tmux-4.jsonl"
+    path.write_bytes(gzip.decompress((Path(__file__).parent / "realterm" / "recordings" / TALLER).read_bytes()))
+    replayed = replay_recording(path, make_storm(4), TerminalFamily.TMUX)
+    assert replayed.resizes == 8 and replayed.disagreed == 0
+    verdict = replayed.verdict
+    assert verdict.found == verdict.expected and verdict.ok, verdict.summary()
+    pieces = [row for row in verdict.ghosts if row.startswith(("L0015", "L0031"))]
+    assert not pieces, verdict.ghosts

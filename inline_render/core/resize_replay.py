@@ -29,8 +29,13 @@ __all__ = ["clamped_at_a_narrowing", "insert_again", "modelled_rows", "resize_re
 def modelled_rows(state: AppState, screen: Screen, item: Resize) -> tuple[int, ...] | None:
     """The screen row where each row of the viewport as drawn now starts (negative: in history), after a resize
     with no frame in flight on a terminal that re-wraps rows: the resize replayed on every re-wrapping model of
-    the screen as drawn (``inflight.replay_resize``).  Only where each of them puts the cursor on the row the
-    terminal reported and all put every row in the same place; else None (rows counted one screen row each)."""
+    the screen as drawn (``inflight.replay_resize``).  Only where each puts the cursor on the row the terminal
+    reported and all put every row in the same place; else None (rows counted one screen row each).
+
+    The models hold the screen as drawn, not the history above it: a terminal that grew taller may pull history
+    rows back onto the screen (tmux, VTE, each by its own rule), which moves every row below them down alike.  So a
+    model whose cursor is above the reported row, by no more than the rows the screen grew, is read with its rows
+    moved down by as much."""
     drawn = screen.drawn
     if drawn is None or screen.cursor is None or item.cursor_row is None:
         return None
@@ -38,15 +43,21 @@ def modelled_rows(state: AppState, screen: Screen, item: Resize) -> tuple[int, .
         return None
     columns = screen.drawn_columns or state.columns
     before = FrameRecord(screen.top, drawn, columns, state.rows, screen.cursor, (), ())
+    grown = max(0, item.rows - state.rows)
     agreed: tuple[int, ...] | None = None
     for family in _REWRAPPING:
         try:
             replayed = replay_resize(before, (item.columns, item.rows), state.config.width_policy, family)
         except Exception:  # a model consulted for a better guess: if it fails, the counted rows stay
             return None
-        if replayed is None or replayed[0][0] != item.cursor_row or (agreed is not None and replayed[1] != agreed):
+        if replayed is None:
             return None
-        agreed = replayed[1]
+        cursor, rows = replayed[0][0], replayed[1]
+        pulled = item.cursor_row - cursor  # history rows the terminal pulled back above the rows drawn
+        placed = tuple(row + pulled for row in rows)
+        if not 0 <= pulled <= grown or (agreed is not None and placed != agreed):
+            return None
+        agreed = placed
     return agreed
 
 
