@@ -110,3 +110,28 @@ def test_a_recorded_tmux_run_that_grew_taller_leaves_no_piece_of_the_open_line_a
     assert verdict.found == verdict.expected and verdict.ok, verdict.summary()
     pieces = [row for row in verdict.ghosts if row.startswith(("L0015", "L0031"))]
     assert not pieces, verdict.ghosts
+
+
+# VTE plain-line storms recorded live (87f11c6): a resize that met a frame in flight appending to the open line;
+# the rows above the first row it wrote were counted one screen row each, so the re-wrapped start of the open line
+# stayed above the viewport as a ghost (the line's name, the seed).
+IN_FLIGHT_NARROWINGS = {2: ("L0014",), 6: ("L0039", "L0051"), 9: ("L0018",)}
+
+
+@pytest.mark.parametrize("seed", sorted(IN_FLIGHT_NARROWINGS))
+def test_a_resize_that_met_a_frame_in_flight_leaves_no_piece_of_the_open_line_above_the_viewport(
+    tmp_path: Path, seed: int
+) -> None:
+    """VTE storms 2, 6 and 9 (recorded live): the rows above the first one the frames in flight wrote are read off
+    the re-wrapping models at every point where the resize may have met them; no ghost copy of the open line stays
+    above the viewport, and every line is there once, in order (seed 9: where those points disagree on a row's
+    height, the piece left above does not join the row drawn under it)."""
+    path = tmp_path / f"vte-{seed}.jsonl"
+    recording = Path(__file__).parent / "realterm" / "recordings" / f"vte-{seed}-inflight-narrowing.jsonl.gz"
+    path.write_bytes(gzip.decompress(recording.read_bytes()))
+    replayed = replay_recording(path, make_storm(seed), TerminalFamily.VTE)
+    assert replayed.resizes == 8 and replayed.disagreed == 0
+    verdict = replayed.verdict
+    assert verdict.found == verdict.expected and verdict.ok, verdict.summary()
+    pieces = [row for row in verdict.ghosts if row.startswith(IN_FLIGHT_NARROWINGS[seed])]
+    assert not pieces, verdict.ghosts

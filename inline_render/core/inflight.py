@@ -18,6 +18,7 @@ are not re-wrapped, the top rows go into history so the cursor stays on the scre
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -30,7 +31,7 @@ from .log import LogRow, continues_line
 from .ops import Index, LineFeed, MoveBy, Plan, RestoreCursor, SaveCursor
 from .rows import draw_log_row
 
-__all__ = ["Replayed", "clamped", "damaged_lines", "replay_frames", "replay_resize"]
+__all__ = ["Replayed", "clamped", "damaged_lines", "replay_frames", "replay_resize", "replay_resize_in_flight"]
 
 # A row above the viewport before the frames in flight (committed text, whatever it says): three
 # private-use characters, which no drawn row is in practice (sanitized text may hold them).
@@ -124,6 +125,50 @@ def replay_resize(
     if len(drawn) < len(before.drawn):
         return None
     return (terminal.cursor.y, terminal.cursor.x), tuple(drawn[: len(before.drawn)])
+
+
+def replay_resize_in_flight(
+    frames: Sequence[FrameRecord],
+    now: tuple[int, int],
+    policy: WidthPolicy,
+    family: TerminalFamily,
+    rows: int,
+    cuts: int = 48,
+) -> list[tuple[int, tuple[int, ...]]] | None:
+    """A resize to ``now`` that met ``frames`` in flight, on ``family``'s model of the screen before the first of
+    them: for each point of their bytes where the resize may have landed (between operations, at most about
+    ``cuts`` of them), the cursor's row afterwards and the screen row where each of the viewport's first ``rows``
+    drawn rows now starts (negative: in history).  None where the model cannot hold that screen, or where at some
+    point one of those rows does not read as drawn (a frame's move up landed on it): then where they went is not
+    what the model can tell."""
+    first = frames[0] if frames else None
+    terminal = _model(first, policy, family) if first is not None else None
+    if first is None or terminal is None or len(first.drawn) < rows:
+        return None
+    # Compared without blanks: a wide character a re-wrap moved to the next row leaves a blank cell where it was.
+    expected = ["".join(row_text(row).split()) for row in first.drawn[:rows]]
+    backend = Vt100Backend(lambda data: None)  # only encodes: nothing is written
+    data, ends = b"", [0]
+    for frame in frames:
+        chunk, chunk_ends = backend.encode(Plan(frame.ops))
+        ends += [len(data) + end for end in chunk_ends]
+        data += chunk
+    points = sorted(set(ends))
+    step = max(1, len(points) // cuts)
+    landed: list[tuple[int, tuple[int, ...]]] = []
+    fed = 0
+    for cut in [*points[::step], len(data)]:
+        terminal.feed(data[fed:cut])  # the bytes before the resize, fed once; each point resizes a copy
+        fed = cut
+        model = copy.deepcopy(terminal)
+        model.resize(*now)
+        model.feed(data[cut:])
+        history = len(model.scrollback)
+        joined = [(text, start - history) for text, start in _joined(model, 0) if text != _ABOVE]
+        if ["".join(text.split()) for text, _ in joined[:rows]] != expected:
+            return None
+        landed.append((model.cursor.y, tuple(start for _, start in joined[:rows])))
+    return landed
 
 
 def _joined(terminal: TestTerminal, start: int) -> tuple[tuple[str, int], ...]:

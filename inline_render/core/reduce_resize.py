@@ -25,7 +25,13 @@ from .log import entry_rows, log_rows, same_line
 from .ops import Index, LineFeed, MoveBy, RestoreCursor, SaveCursor, Text
 from .plan_stream import appends_at_cursor, rewrap_stream
 from .pushed import record_pushed_open
-from .resize_replay import clamped_at_a_narrowing, insert_again, modelled_rows, resize_replayed
+from .resize_replay import (
+    clamped_at_a_narrowing,
+    insert_again,
+    modelled_rows,
+    modelled_rows_in_flight,
+    resize_replayed,
+)
 from .rows import drawn_as
 
 __all__ = ["reduce_resize"]
@@ -84,6 +90,10 @@ def reduce_resize(state: AppState, item: Resize, out: list[Output]) -> AppState:
     # Without frames in flight, where every re-wrapping model agrees with the cursor report, they tell where each
     # drawn row went (a row re-wrapped taller pushed more of them into history than one screen row each).
     modelled = modelled_rows(state, screen, item) if not in_flight and screen.resized_from is None else None
+    highest = modelled
+    if in_flight and screen.resized_from is None and not streamed and state.replayed is None:
+        # With frames in flight, the rows above the first one they wrote, read at every point they may have met it.
+        modelled, highest = modelled_rows_in_flight(state, screen, item, min(trusted, index)) or (None, None)
     # Rows the terminal pushed into history, and of those the rows it pushed whole (a row starting in history may
     # end on the screen: there, committed, it counts as pushed; open, it is no piece to adopt).
     pushed = whole = index - now
@@ -109,7 +119,9 @@ def reduce_resize(state: AppState, item: Resize, out: list[Output]) -> AppState:
     if modelled is not None and counted < len(modelled) and max(0, modelled[counted]) <= top:
         # The first row not counted starts there; when it starts in history, a piece of it stays above as a ghost,
         # soft-wrapped into the top row.
-        top, ghost = max(0, modelled[counted]), modelled[counted] < 0
+        # So may one where the points a resize in flight may have landed put that row at different heights.
+        start = modelled[counted]
+        top, ghost = max(0, start), start < 0 or (highest or modelled)[counted] < start
     resized_from = (index, column, in_flight, narrowest)
     # The frames before a resize are settled or were accounted for by it: none is replayed at a later one.
     screen = replace(

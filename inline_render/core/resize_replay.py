@@ -19,11 +19,11 @@ from ..terminals.memory import TerminalFamily
 from ..text.cells import WidthPolicy
 from ..text.style import row_text
 from .app import AppState, FrameRecord, PushedOpen, Screen
-from .inflight import Replayed, clamped, replay_frames, replay_resize
+from .inflight import Replayed, clamped, replay_frames, replay_resize, replay_resize_in_flight
 from .log import LogRow, continues_line, log_rows
 from .rows import draw_log_row
 
-__all__ = ["clamped_at_a_narrowing", "insert_again", "modelled_rows", "resize_replayed"]
+__all__ = ["clamped_at_a_narrowing", "insert_again", "modelled_rows", "modelled_rows_in_flight", "resize_replayed"]
 
 
 def modelled_rows(state: AppState, screen: Screen, item: Resize) -> tuple[int, ...] | None:
@@ -59,6 +59,56 @@ def modelled_rows(state: AppState, screen: Screen, item: Resize) -> tuple[int, .
             return None
         agreed = placed
     return agreed
+
+
+def modelled_rows_in_flight(
+    state: AppState, screen: Screen, item: Resize, trusted: int
+) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """The screen row where each of the viewport's first ``trusted`` rows (those above the first row a frame in
+    flight wrote) now starts, after a resize that met frames in flight, on a terminal that re-wraps rows: the
+    resize replayed on every re-wrapping model at each point of their bytes where it may have landed
+    (``inflight.replay_resize_in_flight``).  Each model must give at least one point that puts the cursor where
+    the terminal reported it (history pulled back on growth as in ``modelled_rows``); of all such points, each
+    row is taken at the lowest row any of them gives: the new viewport never starts above a row the terminal may
+    still show, so a committed row is never erased (a ghost piece is bad; a lost row is worse).  Returned with the
+    highest row any of them gives: where the two differ, a piece of the row may stay above the lowest.  None where
+    a model does not apply or no point agrees with the report."""
+    count, report = item.in_flight_frames or 0, item.cursor_row
+    frames = screen.recent_frames[-count:] if count else ()
+    if not trusted or report is None or len(frames) != count or not frames or screen.drawn is None:
+        return None
+    if not state.config.resize_reflow or state.config.soft_wrap_lines:
+        return None
+    first = frames[0]
+    if first.top != screen.top:
+        return None  # the frames moved the viewport: its rows are not where this reads them
+    # Only the rows the frames left as they were: a row a frame rewrote may have been written after the resize.
+    kept = zip(screen.drawn[:trusted], first.drawn, strict=False)
+    trusted = next((index for index, (now, before) in enumerate(kept) if now != before), min(trusted, len(first.drawn)))
+    if not trusted:
+        return None
+    grown = max(0, item.rows - first.rows)
+    lowest: list[int] | None = None
+    highest: list[int] = []
+    for family in _REWRAPPING:
+        try:
+            size, policy = (item.columns, item.rows), state.config.width_policy
+            landed = replay_resize_in_flight(frames, size, policy, family, trusted)
+        except Exception:  # a model consulted for a better guess: if it fails, the counted rows stay
+            return None
+        agreeing = [
+            tuple(start + report - cursor for start in starts)
+            for cursor, starts in landed or ()
+            if 0 <= report - cursor <= grown
+        ]
+        if not agreeing:
+            return None
+        for placed in agreeing:
+            if lowest is None:
+                lowest, highest = list(placed), list(placed)
+            lowest = [max(a, b) for a, b in zip(lowest, placed, strict=True)]
+            highest = [min(a, b) for a, b in zip(highest, placed, strict=True)]
+    return (tuple(lowest), tuple(highest)) if lowest is not None else None
 
 
 def insert_again(state: AppState, inserted: list[LogRow], garbled: Sequence[int]) -> AppState:
