@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import os
 
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import rule
 
-from inline_render import ConfirmRequest, Key, LogAppend, Output, Submit
+from inline_render import ConfirmRequest, Key, LogAppend, LogReplace, Output, Submit
 from inline_render.shell import InlineApp
 from inline_render.shell.runner import CTRL_C_HINT
 from inline_render.testing import RenderMachine
@@ -111,6 +112,26 @@ class ConfirmingApp(RenderMachine):
 
 
 TestConfirmingApp = ConfirmingApp.TestCase
+# Derandomized in the default run, as the other machines are (test_machine.py): the same sessions every run, so a
+# red run is reproducible; the long profile explores new ones.  A random run found the strict xfail below.
 TestConfirmingApp.settings = settings(
-    max_examples=15, stateful_step_count=15, deadline=None, suppress_health_check=list(HealthCheck)
+    max_examples=15,
+    stateful_step_count=15,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    derandomize=os.environ.get("INLINE_RENDER_PROFILE") != "long",
 )
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="open: rows pushed behind an open row that then changes")
+def test_rows_pushed_behind_an_open_row_that_changes_stay_once() -> None:
+    """A random run's example (README, Known limits: a terminal of a few columns): a shrink to 1x1 pushes an empty
+    stream's row and a 'typing' line committed after it (not insertable before the stream); the stream's text then
+    changes, the pushed rows are ghosts, and that 'typing' is in history again where the log will insert it."""
+    state = ConfirmingApp()
+    state.submit()
+    state.submit()
+    state.start_stream(kind="assistant", text="")
+    state.submit()
+    state.resize(size=(1, 1))
+    state.feed([LogReplace(state.streams[0], "the")])

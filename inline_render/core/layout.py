@@ -22,6 +22,7 @@ from .app import AppState
 from .evolve import maker
 from .frame import Frame, draw_frame
 from .log import LogState, flushed_rows, log_rows
+from .pushed import hidden_rows
 from .state import Config, RenderState, SyncPhase
 from .viewport import Layout, composer_prompt
 
@@ -195,6 +196,11 @@ def _compute_layout(state: AppState) -> Layout:
         start = max(start, inserted + flushed_rows(state.log, width, policy))
     # Only committed rows may enter scrollback; uncommitted rows above the tail wait unseen.
     insert_end = min(start, inserted + committed)
+    hidden = hidden_rows(state, pending) if state.pushed_open is not None else 0
+    if hidden:
+        # Lines a shrink pushed into history as they still read wait there to be adopted, not drawn again, and
+        # nothing after them is inserted before they are (``pushed``).
+        start, insert_end = max(start, inserted + hidden), inserted
     if state.config.soft_wrap_lines:
         # GNU screen: every committed row goes into the terminal's own text at once, as printf's would.  Kept
         # in the tail they are rows the library drew one by one: a shrink pushes them into history unlinked,

@@ -17,18 +17,23 @@ as inserted without being written again.  Its rules:
   pushes rows of the same open text again replaces them.
 * Only whole lines, the first of the pushed rows on: a line adopted in part and inserted in part would read as two
   broken lines.  Pushed rows after those that no longer read as the log's next rows stay ghosts.
+* While the pushed rows hold whole lines that still read as the log's next rows, the viewport does not draw those
+  lines again (``hidden_rows``): they are in history right above it.  Drawn again, a later shrink would push that
+  copy too, and the line would be in history twice, adopted or not.  Once the text changes under them they are
+  forgotten and the viewport draws the line whole (the rows above are then a ghost piece, as before).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from ..text.style import row_text
 from .app import AppState, PushedOpen
-from .log import log_rows, same_line
+from .log import LogRow, log_rows, same_line
 from .rows import draw_log_row, drawn_as
 
-__all__ = ["adopt_pushed_open", "record_pushed_open"]
+__all__ = ["adopt_pushed_open", "hidden_rows", "record_pushed_open"]
 
 
 def record_pushed_open(state: AppState, upto: int) -> AppState:
@@ -80,3 +85,24 @@ def adopt_pushed_open(state: AppState) -> AppState:
     render = replace(render, inserted_until=inserted, visible_start=max(render.visible_start, inserted))
     adopted = tuple(row_text(row).rstrip(" ") for row in rows[:count])
     return replace(state, log=state.log.advance(pending[:count]), render=render, pushed_open=None, adopted_rows=adopted)
+
+
+def hidden_rows(state: AppState, pending: Sequence[LogRow]) -> int:
+    """How many of ``pending`` (the log rows after the last inserted one, at the screen's width) the viewport leaves
+    out: the rows of the whole lines a shrink pushed into history that still read as the log's next rows."""
+    pushed = state.pushed_open
+    if pushed is None or pushed.after != state.render.inserted_until or state.config.soft_wrap_lines or not pending:
+        return 0
+    policy = state.config.width_policy
+    theme = state.log.options.theme if state.log.options is not None else None
+    drawn, _ = log_rows(state.log, pushed.columns, policy)
+    count = len(pushed.rows)
+    if len(drawn) < count or drawn_as(pushed.rows, drawn, count, pushed.columns, policy, theme) < count:
+        return 0
+    if count < len(drawn) and same_line(drawn[count - 1], drawn[count]):
+        return 0  # a line goes on past them: drawn whole
+    lines = {(row.entry.key, row.line_start) for row in drawn[:count]}
+    hidden = 0
+    while hidden < len(pending) and (pending[hidden].entry.key, pending[hidden].line_start) in lines:
+        hidden += 1
+    return hidden

@@ -29,7 +29,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..core.app import AppState
-from ..core.entry import LogRow, continues_line
+from ..core.entry import LogRow, continues_line, same_line
 from ..core.log import log_rows
 from ..core.rows import draw_log_row
 from ..core.state import Config, CursorPhase, SyncPhase
@@ -39,7 +39,7 @@ from ..outputs import Output
 from ..terminals.memory import TerminalFamily, TestTerminal
 from ..text.cells import clip_to_width, text_width
 from ..text.style import row_text, row_width
-from .lines import find_copy, squeeze
+from .lines import Copy, find_copy, squeeze
 
 __all__ = ["FORBIDDEN", "CheckedRenderer", "forbidden_sequences", "stream_end"]
 
@@ -264,6 +264,42 @@ class CheckedRenderer:
             self.history_columns.append(columns)
             self.line_ids.append(self._lines)
 
+    def _copy(self, shown: list[str], positions: list[int], result: TickResult) -> Copy | None:
+        """``find_copy`` of the committed rows among ``shown``; a copy found is looked for again with the log's next
+        lines in their place after the last committed row (``find_copy``'s ``waiting``), read off the log."""
+        goes_on = self._goes_on(result)
+        copy = find_copy(shown, self.history, self.line_ids, positions, self.declared_copies, goes_on)
+        if copy is None:
+            return None
+        # They were drawn at a width the terminal had before (a tiny one drops the kind's prefix): at the widest the
+        # rows inserted were drawn at, or at the screen's.
+        for width in dict.fromkeys((max(self.history_columns, default=0), result.layout.columns)):
+            waiting = self._waiting(result, width) if width > 0 else []
+            again = find_copy(shown, self.history, self.line_ids, positions, self.declared_copies, goes_on, waiting)
+            if again is None:
+                return None
+        return copy
+
+    def _waiting(self, result: TickResult, width: int, limit: int = 64) -> list[str]:
+        """The log's next lines, not inserted yet (the first ``limit``), drawn at ``width`` and squeezed as
+        ``find_copy`` compares them."""
+        state = result.state
+        policy = state.config.width_policy
+        theme = state.log.options.theme if state.log.options is not None else None
+        pending, _ = log_rows(state.log, width, policy)
+        lines: list[str] = []
+        previous: LogRow | None = None
+        for row in pending:
+            text = squeeze(row_text(draw_log_row(row, width, policy, theme)))
+            if previous is not None and same_line(previous, row):
+                lines[-1] += text
+            elif len(lines) == limit:
+                break
+            else:
+                lines.append(text)
+            previous = row
+        return lines
+
     def _goes_on(self, result: TickResult) -> bool:
         """The last committed row's line goes on in rows not committed yet (its copy is judged when it is whole)."""
         if self._last_row is None:
@@ -435,7 +471,7 @@ class CheckedRenderer:
         if found < len(self.history):
             lost = self.history[found]
             self._fail(f"inserted row {found} ({lost!r}) is missing above the viewport (lost or out of order)")
-        copy = find_copy(above, self.history, self.line_ids, positions, self.declared_copies, self._goes_on(result))
+        copy = self._copy(above, positions, result)
         if copy is not None:
             self._fail(copy.describe())
         x, y, visible = self._tt_cursor()
@@ -503,7 +539,7 @@ class CheckedRenderer:
             self._fail(f"{name}: unexpected non-blank lines before the inserted history")
         # Every line above is known (history or ghost): a ghost holding a whole committed line again is a copy.
         positions = [index for index, line_id in enumerate(self.above_ids) if line_id >= 0]
-        copy = find_copy(tail, self.history, self.line_ids, positions, self.declared_copies, self._goes_on(result))
+        copy = self._copy(tail, positions, result)
         if copy is not None:
             self._fail(f"{name}: {copy.describe()}")
         x, y, visible = cursor

@@ -65,6 +65,23 @@ def committed_lines(rows: Sequence[str], line_ids: Sequence[int], positions: Seq
     return out
 
 
+def _in_place(squeezed: list[str], start: int, waiting: Sequence[str]) -> set[int]:
+    """The terminal lines from ``start`` on that hold the ``waiting`` lines one after another (each whole, over one
+    or more consecutive lines), up to the first that does not."""
+    found: set[int] = set()
+    index = start
+    for text in waiting:
+        joined, end = "", index
+        while end < len(squeezed) and len(joined) < len(text) and text.startswith(joined + squeezed[end]):
+            joined += squeezed[end]
+            end += 1
+        if joined != text or end == index:
+            break
+        found.update(range(index, end))
+        index = end
+    return found
+
+
 def _extras(start: int, step: int, shown: int, matched: set[int]) -> list[int]:
     """The terminal lines from ``start`` on (going by ``step``) up to the next one holding a committed row."""
     out: list[int] = []
@@ -99,16 +116,20 @@ def find_copy(
     positions: Sequence[int],
     declared: Collection[str] = (),
     open_last: bool = False,
+    waiting: Sequence[str] = (),
 ) -> Copy | None:
     """The first committed line whose whole text stands again among the extras next to where it was found.
 
     ``shown``: the terminal's logical lines above the viewport; ``rows``: the committed rows in order, ``line_ids``
     the logical line of each, ``positions`` the terminal line where each was found (-1: not found, the loss check
     reports that); ``declared``: texts (squeezed) the renderer said it inserts again, their copies are not reported;
-    ``open_last``: the last committed line goes on in rows not committed yet (a copy of its start is no copy of it).
+    ``open_last``: the last committed line goes on in rows not committed yet (a copy of its start is no copy of it);
+    ``waiting``: the log's next lines (squeezed), not inserted yet: right after the last committed row, in order,
+    they are in their place (a shrink pushed them into history before they could be counted), no copies.
     """
     matched = {p for p in positions if p >= 0}
     squeezed = [squeeze(line) for line in shown]
+    matched |= _in_place(squeezed, max(matched, default=-1) + 1, waiting)
     lines = committed_lines(rows, line_ids, positions)
     for line in lines[:-1] if open_last else lines:
         if not line.text or line.first < 0 or line.text in declared:
