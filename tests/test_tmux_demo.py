@@ -36,12 +36,11 @@ def tmux_80x24() -> Iterator[Tmux]:
 
 
 def test_unattended_demo_plays_through_and_leaves_a_clean_transcript(tmux_80x24: Tmux) -> None:
-    """--script: the whole session once and in order in history + screen, then the prompt with a visible cursor."""
+    """--script: the whole session once and in order in history + screen, and a clean exit (where the cursor is
+    while a dialog is open is checked where a person answers it: ``test_a_person_drives_the_demo_with_keys``)."""
     tmux = tmux_80x24
     tmux.demo("--script", "--approve-all")
     tmux.wait_text("? Run tool?")
-    x, y, visible = tmux.cursor()
-    assert visible and tmux.screen()[y].startswith("\u203a"), (x, y, tmux.screen())  # resting at the composer
     assert tmux.wait_exit() == 0
     lines = tmux.everything()
     assert_in_order_once(lines, SCRIPT)
@@ -49,12 +48,16 @@ def test_unattended_demo_plays_through_and_leaves_a_clean_transcript(tmux_80x24:
 
 
 def test_a_person_drives_the_demo_with_keys(tmux_80x24: Tmux) -> None:
-    """Deny with a reason, pick with the arrows, /help, cancel a long run with Esc, leave with Ctrl-D."""
+    """Deny with a reason, pick with the arrows, /help, cancel a long run with Esc, leave with Ctrl-D; no cursor shows
+    while the confirm or the pick has the keys, and it is visible in the reason's field."""
     tmux = tmux_80x24
     tmux.demo()
     tmux.wait_text("? Run tool?")
+    assert not tmux.cursor()[2], tmux.screen()  # the confirm has the keys, not the composer
     tmux.type("n")
     tmux.wait_text("Reason")
+    x, y, visible = tmux.cursor()
+    assert visible and "Reason" in "".join(tmux.screen()[max(0, y - 1) : y + 1]), (x, y, tmux.screen())
     tmux.type("not today")
     tmux.keys("Enter")
     tmux.wait_text("left hello.py unchanged")
@@ -62,6 +65,7 @@ def test_a_person_drives_the_demo_with_keys(tmux_80x24: Tmux) -> None:
     tmux.type("now pick a file")
     tmux.keys("Enter")
     tmux.wait_text("? Which file?")
+    assert not tmux.cursor()[2], tmux.screen()
     tmux.keys("Down")
     tmux.keys("Enter")
     tmux.wait_text("You picked: main.py.")

@@ -17,7 +17,7 @@ from ..text.roles import DANGER, DIM, HINT, SELECTED, SPINNER, TITLE
 from ..text.style import DEFAULT, Row, Segment, Style, clip_row, styled
 from ..text.themes import Theme
 from ..widgets.composer import Composer
-from ..widgets.dialogs import Dialog, FormDialog, PromptDialog
+from ..widgets.dialogs import Dialog
 from .app import AppState
 from .evolve import fast_init, maker
 from .log import Entry, LogRow, RenderOptions
@@ -33,11 +33,17 @@ _new = tuple.__new__  # builds a NamedTuple (``Segment``) without its Python-lev
 @fast_init
 @dataclass(frozen=True, slots=True)
 class Frame:
-    """The viewport's rows (exactly ``height`` of them, right-trimmed) and the cursor."""
+    """The viewport's rows (exactly ``height`` of them, right-trimmed), the cursor, and whether it is shown.
+
+    While a dialog without a text field (a confirm, a pick) has the keys, the cursor is hidden, parked at the
+    composer: shown there it would say the keys go to the composer, which ignores them.  It is not moved onto the
+    dialog: on the screen's last rows, where it always is, a resize re-wraps and pushes rows as the storms measured
+    (a terminal keeps the cursor's row on the screen; rows under it are what a shrink drops first)."""
 
     rows: tuple[Row, ...]
     log_rows: int
     cursor: tuple[int, int]
+    cursor_shown: bool = True
 
 
 def _status_row(state: AppState, width: int) -> Row:
@@ -136,7 +142,9 @@ def draw_frame(state: AppState, layout: Layout) -> Frame:
         row = _status_row(state, layout.columns)
         rows = frame.rows
         if rows[index] != row:
-            frame = _MAKE_FRAME((*rows[:index], row, *rows[index + 1 :]), frame.log_rows, frame.cursor)
+            frame = _MAKE_FRAME(
+                (*rows[:index], row, *rows[index + 1 :]), frame.log_rows, frame.cursor, frame.cursor_shown
+            )
     else:
         frame, index = _draw_frame(state, layout)
     _last_frame = _MAKE_FRAME_MEMO(
@@ -279,7 +287,9 @@ def _draw_frame(state: AppState, layout: Layout) -> tuple[Frame, int]:
         below = tuple(_dim_row(text, width, policy, style) for text in layout.below)
         _last_below = _MAKE_BELOW_MEMO(key, dialog, composer, cursor, above, below)
     status: tuple[Row, ...] = (_status_row(state, width),) if layout.status_height else ()
-    frame = Frame((*tail, *dialog, *above, *status, *composer, *below), layout.log_height, cursor)
+    # A dialog drawn without a text field has the keys, and no cursor (``Frame``).
+    shown = layout.dialog is None or not layout.dialog_height or layout.dialog.cursor is not None
+    frame = Frame((*tail, *dialog, *above, *status, *composer, *below), layout.log_height, cursor, shown)
     return frame, len(tail) + len(dialog) + len(above) if status else -1
 
 
@@ -293,7 +303,7 @@ def _below(state: AppState, layout: Layout, top: int) -> tuple[tuple[Row, ...], 
         theme = state.log.options.theme if state.log.options is not None else None
         shown = (layout.dialog.rows[index] for index in layout.dialog_shown)
         dialog.extend(clip_row(_themed_dialog_row(row, theme) if theme else row, width, policy) for row in shown)
-        if isinstance(state.dialog, (PromptDialog, FormDialog)) and layout.dialog.cursor is not None:
+        if layout.dialog.cursor is not None:  # a text field: a prompt's, a form's, a denial's reason
             row, col = layout.dialog.cursor
             if row in layout.dialog_shown:
                 cursor = (top + layout.dialog_shown.index(row), col)

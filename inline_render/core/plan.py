@@ -20,6 +20,7 @@ from .ops import (
     CANCEL,
     END_SYNC,
     ERASE_LINE,
+    HIDE_CURSOR,
     SHOW_CURSOR,
     Op,
     Plan,
@@ -43,8 +44,9 @@ class Projection:
 
 
 def _unchanged(state: AppState, layout: Layout, frame: Frame) -> bool:
-    """The terminal shows ``frame`` already, the cursor visible where it belongs: the plan is empty and the
-    screen knowledge is ``state.screen`` as it is (the fields ``plan_terminal_effects`` would set, compared)."""
+    """The terminal shows ``frame`` already, the cursor where it belongs, shown or hidden as the frame wants: the
+    plan is empty and the screen knowledge is ``state.screen`` as it is (the fields ``plan_terminal_effects``
+    would set, compared)."""
     screen = state.screen
     cursor = screen.cursor
     if (
@@ -53,7 +55,7 @@ def _unchanged(state: AppState, layout: Layout, frame: Frame) -> bool:
         or cursor is None
         or screen.broken
         or not screen.anchored
-        or screen.cursor_visible is not True
+        or screen.cursor_visible is not frame.cursor_shown
         or state.fault is not None
     ):
         return False
@@ -226,8 +228,9 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> RowsPlan:
                 at_row, at_col = row, column if column < columns else columns
     cursor_row, cursor_col = frame.cursor
     at_row, at_col = append_move(items, at_row, at_col, top + cursor_row, cursor_col, last)
-    if screen.cursor_visible is not True:
-        items.append(SHOW_CURSOR)
+    shown = frame.cursor_shown
+    if screen.cursor_visible is not shown:
+        items.append(SHOW_CURSOR if shown else HIDE_CURSOR)
     if len(items) > 1:
         items.append(END_SYNC)
         planned = tuple(items)
@@ -240,7 +243,7 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> RowsPlan:
         columns,  # drawn_columns
         frame.log_rows,  # drawn_log_rows
         (at_row, at_col),  # cursor
-        True,  # cursor_visible
+        shown,  # cursor_visible
         True,  # anchored
         None,  # start_row
         state.dialog is not None and layout.dialog_height > 0,  # dialog_drawn

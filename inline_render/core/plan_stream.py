@@ -127,7 +127,7 @@ def plan_stream(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Sc
         )
         visible = False
     else:
-        visible = not to_insert
+        visible = not to_insert and frame.cursor_shown  # the opening hid it
         new_top, cursor = _rest_at_composer(ops, chrome, frame.cursor, at, below, visible, columns, policy)
         stream = None
     if new_top != top:

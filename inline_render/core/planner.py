@@ -412,10 +412,11 @@ class Planner:
                     self.update_row(index, row)
         cursor_row, cursor_col = frame.cursor
         self.move(self.top + cursor_row, cursor_col)
-        if show_cursor and self.visible is not True:
+        if show_cursor and frame.cursor_shown and self.visible is not True:
             self.ops.append(SHOW_CURSOR)
             self.visible = True
-        elif not show_cursor and self.visible is None:
+        elif self.visible is None or (show_cursor and not frame.cursor_shown and self.visible):
+            # Unknown (the inserting frames hide it first), or shown where a dialog without a field has the keys.
             self.ops.append(HIDE_CURSOR)
             self.visible = False
 

@@ -31,9 +31,11 @@ __all__ = ["cursor_after", "settle", "settle_rows"]
 
 def settle_rows(state: AppState, layout: Layout, screen: Screen) -> AppState:
     """``settle`` after a rows-only plan (``RowsPlan``) was written completely: what ``settle`` gives for it
-    (nothing inserted, the phases idle and visible), without the ``Plan`` and ``Projection`` it reads."""
+    (nothing inserted, the phases idle, the cursor shown or hidden as the frame wants), without the ``Plan`` and
+    ``Projection`` it reads."""
     planned = layout.render
-    if planned.sync_phase is not SyncPhase.IDLE or planned.cursor_phase is not CursorPhase.VISIBLE_AT_COMPOSER:
+    phase = CursorPhase.VISIBLE_AT_COMPOSER if screen.cursor_visible else CursorPhase.HIDDEN_AT_DIALOG
+    if planned.sync_phase is not SyncPhase.IDLE or planned.cursor_phase is not phase:
         planned = RenderState(
             planned.wrapped_total,  # wrapped_total
             max(planned.visible_start, planned.inserted_until),  # visible_start
@@ -41,7 +43,7 @@ def settle_rows(state: AppState, layout: Layout, screen: Screen) -> AppState:
             planned.inserted_until,  # inserted_until
             SyncPhase.IDLE,  # sync_phase
             planned.confirm_phase,  # confirm_phase
-            CursorPhase.VISIBLE_AT_COMPOSER,  # cursor_phase
+            phase,  # cursor_phase
         )
     return _SETTLED(state, state.log, planned, screen, None)
 
@@ -92,6 +94,8 @@ def settle(state: AppState, layout: Layout, plan: Plan, projection: Projection, 
             # GNU screen: the open line goes into the terminal's own text as it streams (plan_stream), and the
             # cursor stays hidden at its end until the line is finished; the frame after that shows it.
             sync, cursor = SyncPhase.IDLE, CursorPhase.HIDDEN_AT_TEXT_END
+        elif screen.cursor_visible is False:  # a dialog without a text field has the keys (``frame.Frame``)
+            sync, cursor = SyncPhase.IDLE, CursorPhase.HIDDEN_AT_DIALOG
         else:
             sync, cursor = SyncPhase.IDLE, CursorPhase.VISIBLE_AT_COMPOSER
     else:

@@ -45,6 +45,9 @@ class CursorPhase(enum.Enum):
     # goes into the terminal's own text as printf's would, and the cursor rests hidden at its end, where screen's
     # re-wrap carries it; the frame after the line is finished shows it at the composer.
     HIDDEN_AT_TEXT_END = "hidden_at_text_end"
+    # Beyond seed 002's two as well: while a dialog without a text field (a confirm, a pick) has the keys the cursor
+    # rests hidden at the composer, which ignores them (``frame.Frame``); the frame after the dialog closes shows it.
+    HIDDEN_AT_DIALOG = "hidden_at_dialog"
 
 
 @fast_init

@@ -8,7 +8,8 @@ tick that was written completely it asserts:
 * scrollback + the screen above the viewport end with exactly the rows the
   renderer inserted, once each and in order, with only blank lines before;
 * the viewport on screen equals the frame;
-* the cursor is visible only at the composer, and hidden after an inserting tick;
+* the cursor is visible only at the composer (or a dialog's text field), hidden while a dialog without one has
+  the keys, and hidden after an inserting tick;
 * an inserting tick hides the cursor before its first scroll-region write and
   never shows it.
 
@@ -483,6 +484,9 @@ class CheckedRenderer:
             wanted_cursor = (frame.cursor[1], top + frame.cursor[0])
             if not visible or (x, y) != wanted_cursor:
                 self._fail(f"cursor at {(x, y)} visible={visible}, expected visible at {wanted_cursor}")
+        elif result.state.render.cursor_phase is CursorPhase.HIDDEN_AT_DIALOG and visible:
+            self._fail(f"cursor visible at {(x, y)} while a dialog without a text field has the keys")
+        self._check_keys_shown("TestTerminal", result, visible)
 
     def _stale_after(self, line: str, wanted: str) -> bool:
         """xterm keeps a row's cells up to the next multiple of 4 of a narrower width, where no erase reaches them,
@@ -550,6 +554,17 @@ class CheckedRenderer:
                 self._fail(f"{name}: cursor at {(x, y)} visible={visible}, expected visible at {wanted_cursor}")
         elif visible:
             self._fail(f"{name}: cursor visible during {phase.value}")
+        self._check_keys_shown(name, result, visible)
+
+    def _check_keys_shown(self, name: str, result: TickResult, visible: bool) -> None:
+        """The cursor is not shown while a dialog on screen without a text field has the keys: it would be in the
+        composer, which ignores them (read off the dialog itself, not the frame's word for it)."""
+        state = result.state
+        dialog = state.dialog
+        if not visible or dialog is None or not state.screen.dialog_drawn:
+            return
+        if dialog.render(state.columns, state.config.width_policy).cursor is None:
+            self._fail(f"{name}: cursor visible while a dialog without a text field has the keys")
 
 
 def _drawn_log_rows(state: AppState) -> list[LogRow | None]:

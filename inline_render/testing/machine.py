@@ -40,6 +40,7 @@ from collections.abc import Iterable, Sequence
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
+from ..core.app import AppState
 from ..core.state import Config, ConfirmPhase, CursorPhase, SyncPhase
 from ..errors import InvariantViolation
 from ..inputs import (
@@ -312,25 +313,31 @@ class RenderMachine(RuleBasedStateMachine):
 
     @invariant()
     def settled(self) -> None:
-        """Between rules the renderer is idle with the cursor shown at the composer."""
+        """Between rules the renderer is idle with the cursor shown at the composer, or hidden: at the open text's
+        end (GNU screen), or while a dialog without a text field has the keys."""
         r = self.app.state.render
         streaming = self.app.state.screen.stream is not None  # GNU screen: the cursor rests at the open text's end
-        phase = CursorPhase.HIDDEN_AT_TEXT_END if streaming else CursorPhase.VISIBLE_AT_COMPOSER
+        dialog = _dialog_has_the_keys(self.app.state)
+        phase = CursorPhase.VISIBLE_AT_COMPOSER
+        if streaming or dialog:
+            phase = CursorPhase.HIDDEN_AT_TEXT_END if streaming else CursorPhase.HIDDEN_AT_DIALOG
         if r.sync_phase is not SyncPhase.IDLE or r.cursor_phase is not phase:
             raise AssertionError(f"not settled after feed: {r.sync_phase.value}, {r.cursor_phase.value}")
         cursor = self.app.terminal.cursor
-        if cursor.visible == streaming:
-            raise AssertionError("cursor visible at the open text's end" if streaming else "cursor hidden while idle")
+        if cursor.visible == (streaming or dialog):
+            raise AssertionError(f"cursor visible in {phase.value}" if cursor.visible else "cursor hidden while idle")
 
     @invariant()
     def cursor_at_composer(self) -> None:
-        """Between rules the terminal's cursor is visible exactly where the frame puts it (the focused field)."""
+        """Between rules the terminal's cursor is exactly where the frame puts it (the focused field), visible unless
+        it is hidden (at the open text's end on GNU screen, or while a dialog without a text field has the keys)."""
         last = self.app.renderer.last
         assert last is not None
         row, col = last.frame.cursor
         cursor = self.app.terminal.cursor
         wanted = stream_end(self.app.state) or (col, self.app.state.screen.top + row)
-        if cursor.visible != (self.app.state.screen.stream is None) or (cursor.x, cursor.y) != wanted:
+        shown = self.app.state.screen.stream is None and not _dialog_has_the_keys(self.app.state)
+        if cursor.visible != shown or (cursor.x, cursor.y) != wanted:
             raise AssertionError(f"cursor at {(cursor.x, cursor.y)} visible={cursor.visible}, expected {wanted}")
 
     @invariant()
@@ -399,3 +406,11 @@ class RenderMachine(RuleBasedStateMachine):
         inserted = len(self.app.history) - self.history_at_clear + self.app.reinserted - self.reinserted_at_clear
         if self.app.state.render.inserted_until != inserted:
             raise AssertionError(f"inserted_until {self.app.state.render.inserted_until} but {inserted} rows inserted")
+
+
+def _dialog_has_the_keys(state: AppState) -> bool:
+    """A dialog without a text field (a confirm, a pick) is on screen: it has the keys, and no cursor shows."""
+    dialog = state.dialog
+    if dialog is None or not state.screen.dialog_drawn:
+        return False
+    return dialog.render(state.columns, state.config.width_policy).cursor is None
