@@ -108,14 +108,9 @@ def test_committed_rows_a_shrink_pushed_after_an_open_row_are_no_copy_while_the_
     """The confirming app's example: two 'typing' lines, an empty stream, a third 'typing' after it, then a shrink
     to 1x1 pushes the stream's row and the third 'typing' (not insertable before the stream): the checker no longer
     takes that row for a copy of the second 'typing' (the same text), and once the stream ends it is adopted."""
-    from test_pilot import ConfirmingApp
+    from test_pilot import typing_pushed_behind_an_open_stream
 
-    state = ConfirmingApp()
-    state.submit()
-    state.submit()
-    state.start_stream(kind="assistant", text="")
-    state.submit()
-    state.resize(size=(1, 1))
+    state = typing_pushed_behind_an_open_stream()
     state.numbered_lines_once()
     state.resize(size=(40, 12))
     state.clear()
