@@ -275,20 +275,28 @@ class CheckedRenderer:
         # They were drawn at a width the terminal had before (a tiny one drops the kind's prefix): at the widest the
         # rows inserted were drawn at, or at the screen's.
         for width in dict.fromkeys((max(self.history_columns, default=0), result.layout.columns)):
-            waiting = self._waiting(result, width) if width > 0 else []
-            again = find_copy(shown, self.history, self.line_ids, positions, self.declared_copies, goes_on, waiting)
+            waiting, unseen = self._waiting(result, width) if width > 0 else ([], 0)
+            again = find_copy(
+                shown, self.history, self.line_ids, positions, self.declared_copies, goes_on, waiting, unseen
+            )
             if again is None:
                 return None
         return copy
 
-    def _waiting(self, result: TickResult, width: int, limit: int = 64) -> list[str]:
+    def _waiting(self, result: TickResult, width: int, limit: int = 64) -> tuple[list[str], int]:
         """The log's next lines, not inserted yet (the first ``limit``), drawn at ``width`` and squeezed as
-        ``find_copy`` compares them."""
+        ``find_copy`` compares them; and how many of the first are above the viewport's tail (not shown now)."""
         state = result.state
         policy = state.config.width_policy
         theme = state.log.options.theme if state.log.options is not None else None
+        # The lines whose every row is above the tail, at the screen's width (RenderState.visible_start).
+        shown_from = state.render.visible_start - state.render.inserted_until
+        now, _ = log_rows(state.log, result.layout.columns, policy)
+        above = {(row.entry.key, row.line_start) for row in now[:shown_from]}
+        above -= {(row.entry.key, row.line_start) for row in now[shown_from : shown_from + 1]}
         pending, _ = log_rows(state.log, width, policy)
         lines: list[str] = []
+        unseen = 0
         previous: LogRow | None = None
         for row in pending:
             text = squeeze(row_text(draw_log_row(row, width, policy, theme)))
@@ -297,9 +305,11 @@ class CheckedRenderer:
             elif len(lines) == limit:
                 break
             else:
+                if len(lines) == unseen and (row.entry.key, row.line_start) in above:
+                    unseen += 1  # one more of the first lines, all above the tail
                 lines.append(text)
             previous = row
-        return lines
+        return lines, unseen
 
     def _goes_on(self, result: TickResult) -> bool:
         """The last committed row's line goes on in rows not committed yet (its copy is judged when it is whole)."""

@@ -65,17 +65,20 @@ def committed_lines(rows: Sequence[str], line_ids: Sequence[int], positions: Seq
     return out
 
 
-def _in_place(squeezed: list[str], start: int, waiting: Sequence[str]) -> set[int]:
+def _in_place(squeezed: list[str], start: int, waiting: Sequence[str], unseen: int = 0) -> set[int]:
     """The terminal lines from ``start`` on that hold the ``waiting`` lines one after another (each whole, over one
-    or more consecutive lines), up to the first that does not."""
+    or more consecutive lines), up to the first that does not; the first ``unseen`` of them may be missing (the
+    viewport did not show them: they never reached the terminal)."""
     found: set[int] = set()
     index = start
-    for text in waiting:
+    for number, text in enumerate(waiting):
         joined, end = "", index
         while end < len(squeezed) and len(joined) < len(text) and text.startswith(joined + squeezed[end]):
             joined += squeezed[end]
             end += 1
         if joined != text or end == index:
+            if number < unseen:
+                continue
             break
         found.update(range(index, end))
         index = end
@@ -117,6 +120,7 @@ def find_copy(
     declared: Collection[str] = (),
     open_last: bool = False,
     waiting: Sequence[str] = (),
+    unseen: int = 0,
 ) -> Copy | None:
     """The first committed line whose whole text stands again among the extras next to where it was found.
 
@@ -125,11 +129,12 @@ def find_copy(
     reports that); ``declared``: texts (squeezed) the renderer said it inserts again, their copies are not reported;
     ``open_last``: the last committed line goes on in rows not committed yet (a copy of its start is no copy of it);
     ``waiting``: the log's next lines (squeezed), not inserted yet: right after the last committed row, in order,
-    they are in their place (a shrink pushed them into history before they could be counted), no copies.
+    they are in their place (a shrink pushed them into history before they could be counted), no copies; the first
+    ``unseen`` of them were above the viewport's tail, not drawn, and may be missing there.
     """
     matched = {p for p in positions if p >= 0}
     squeezed = [squeeze(line) for line in shown]
-    matched |= _in_place(squeezed, max(matched, default=-1) + 1, waiting)
+    matched |= _in_place(squeezed, max(matched, default=-1) + 1, waiting, unseen)
     lines = committed_lines(rows, line_ids, positions)
     for line in lines[:-1] if open_last else lines:
         if not line.text or line.first < 0 or line.text in declared:
