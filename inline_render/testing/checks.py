@@ -42,7 +42,7 @@ from ..text.cells import clip_to_width, text_width
 from ..text.style import row_text, row_width
 from .lines import Copy, find_copy, squeeze
 
-__all__ = ["FORBIDDEN", "CheckedRenderer", "forbidden_sequences", "stream_end"]
+__all__ = ["FORBIDDEN", "CheckedRenderer", "dialog_has_the_keys", "forbidden_sequences", "stream_end"]
 
 # ED 2/3, SU/SD, string controls (OSC, DCS, APC, PM, SOS), RIS, and C1 controls (UTF-8 encoded).
 FORBIDDEN = re.compile(rb"\x1b\[[23]J|\x1b\[\d*[ST]|\x1b[\]P_^X]|\x1bc|\xc2[\x80-\x9f]")
@@ -569,11 +569,7 @@ class CheckedRenderer:
     def _check_keys_shown(self, name: str, result: TickResult, visible: bool) -> None:
         """The cursor is not shown while a dialog on screen without a text field has the keys: it would be in the
         composer, which ignores them (read off the dialog itself, not the frame's word for it)."""
-        state = result.state
-        dialog = state.dialog
-        if not visible or dialog is None or not state.screen.dialog_drawn:
-            return
-        if dialog.render(state.columns, state.config.width_policy).cursor is None:
+        if visible and dialog_has_the_keys(result.state):
             self._fail(f"{name}: cursor visible while a dialog without a text field has the keys")
 
 
@@ -596,6 +592,15 @@ def _drawn_log_rows(state: AppState) -> list[LogRow | None]:
 
 def _at(rows: list[LogRow | None], index: int) -> LogRow | None:
     return rows[index] if index < len(rows) else None
+
+
+def dialog_has_the_keys(state: AppState) -> bool:
+    """A dialog without a text field (a confirm, a pick) is on screen: it has the keys, and no cursor may show (read
+    off the dialog itself, not the frame's word for it)."""
+    dialog = state.dialog
+    if dialog is None or not state.screen.dialog_drawn:
+        return False
+    return dialog.render(state.columns, state.config.width_policy).cursor is None
 
 
 def stream_end(state: AppState) -> tuple[int, int] | None:

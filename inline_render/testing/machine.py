@@ -40,7 +40,6 @@ from collections.abc import Iterable, Sequence
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from ..core.app import AppState
 from ..core.state import Config, ConfirmPhase, CursorPhase, SyncPhase
 from ..errors import InvariantViolation
 from ..inputs import (
@@ -71,7 +70,7 @@ from ..inputs import (
 from ..outputs import ConfirmAnswer, FormAnswer, Output, PickAnswer, PromptAnswer
 from ..terminals.memory import TerminalFamily
 from . import strategies as ist
-from .checks import CheckedRenderer, stream_end
+from .checks import CheckedRenderer, dialog_has_the_keys, stream_end
 
 __all__ = ["RenderMachine"]
 
@@ -317,7 +316,7 @@ class RenderMachine(RuleBasedStateMachine):
         end (GNU screen), or while a dialog without a text field has the keys."""
         r = self.app.state.render
         streaming = self.app.state.screen.stream is not None  # GNU screen: the cursor rests at the open text's end
-        dialog = _dialog_has_the_keys(self.app.state)
+        dialog = dialog_has_the_keys(self.app.state)
         phase = CursorPhase.VISIBLE_AT_COMPOSER
         if streaming or dialog:
             phase = CursorPhase.HIDDEN_AT_TEXT_END if streaming else CursorPhase.HIDDEN_AT_DIALOG
@@ -336,7 +335,7 @@ class RenderMachine(RuleBasedStateMachine):
         row, col = last.frame.cursor
         cursor = self.app.terminal.cursor
         wanted = stream_end(self.app.state) or (col, self.app.state.screen.top + row)
-        shown = self.app.state.screen.stream is None and not _dialog_has_the_keys(self.app.state)
+        shown = self.app.state.screen.stream is None and not dialog_has_the_keys(self.app.state)
         if cursor.visible != shown or (cursor.x, cursor.y) != wanted:
             raise AssertionError(f"cursor at {(cursor.x, cursor.y)} visible={cursor.visible}, expected {wanted}")
 
@@ -406,11 +405,3 @@ class RenderMachine(RuleBasedStateMachine):
         inserted = len(self.app.history) - self.history_at_clear + self.app.reinserted - self.reinserted_at_clear
         if self.app.state.render.inserted_until != inserted:
             raise AssertionError(f"inserted_until {self.app.state.render.inserted_until} but {inserted} rows inserted")
-
-
-def _dialog_has_the_keys(state: AppState) -> bool:
-    """A dialog without a text field (a confirm, a pick) is on screen: it has the keys, and no cursor shows."""
-    dialog = state.dialog
-    if dialog is None or not state.screen.dialog_drawn:
-        return False
-    return dialog.render(state.columns, state.config.width_policy).cursor is None
