@@ -18,19 +18,22 @@ def _cursor(terminal: TestTerminal) -> tuple[int, int, bool]:
 @pytest.mark.parametrize("synchronized", [False, True])
 def test_a_confirm_dialog_hides_the_cursor_until_it_is_answered(synchronized: bool) -> None:
     """While a confirm is open no cursor shows (in the composer it would say the keys go there); answered, the
-    cursor is shown again at the composer, where it was, and streaming meanwhile keeps it hidden."""
+    cursor is shown again at the composer, where it was before the dialog, and streaming meanwhile keeps it hidden."""
     renderer = Renderer.in_memory(40, 12, config=Config(synchronized_output=synchronized))
     renderer.feed([LogAppend("user", "hi"), LogAppend("assistant", "", id="a", final=False)])
     x, y, visible = _cursor(renderer.terminal)
     assert visible
     renderer.feed([ConfirmRequest("c1", "Run tool?")])
-    assert _cursor(renderer.terminal) == (x, y, False)
+    # Parked at the composer, which the dialog moved down (it made the compact viewport taller).
+    at_x, at_y, shown = _cursor(renderer.terminal)
+    assert (at_x, shown) == (x, False) and at_y > y, renderer.terminal.dump()
+    assert renderer.terminal.screen_lines()[at_y].startswith("\u203a"), renderer.terminal.dump()
     assert renderer.state.render.cursor_phase is CursorPhase.HIDDEN_AT_DIALOG
     for token in ("Streaming", " while", " asked."):
         renderer.feed([LogDelta("a", token)])
         assert not renderer.terminal.cursor.visible, renderer.terminal.dump()
     renderer.feed([Key("n")])
-    assert _cursor(renderer.terminal) == (x, y, True)
+    assert _cursor(renderer.terminal) == (x, y, True)  # the dialog's rows are gone: the viewport is as it was
     assert renderer.state.render.cursor_phase is CursorPhase.VISIBLE_AT_COMPOSER
 
 

@@ -136,11 +136,13 @@ def test_viewport_starts_at_the_cursor_row_and_moves_down() -> None:
     assert app.renderer.state.screen.top == 13
 
 
-def test_unknown_cursor_row_starts_at_the_bottom() -> None:
-    """Without a cursor report the viewport is placed at the bottom, pushing the screen up."""
-    app = CheckedRenderer(30, 20, config=Config(viewport_height=5), cursor_row=None)
+@pytest.mark.parametrize(("compact", "top"), [(False, 15), (True, 18)])
+def test_unknown_cursor_row_starts_at_the_bottom(compact: bool, top: int) -> None:
+    """Without a cursor report the viewport is placed at the bottom, pushing the screen up: its 5 rows, or, compact,
+    the status line and the composer."""
+    app = CheckedRenderer(30, 20, config=Config(viewport_height=5, compact=compact), cursor_row=None)
     app.feed([])
-    assert app.renderer.state.screen.top == 15
+    assert app.renderer.state.screen.top == top
 
 
 @pytest.mark.parametrize("after", [0, 1, 5, 12, 40, 80, 200])

@@ -78,6 +78,13 @@ def test_a_clear_after_a_narrowing_shrink_adopts_what_still_reads_as_pushed(
     checked.feed([LogAppend("text", "after")])
 
 
+class _FixedViewportMachine(RenderMachine):
+    """The machine as it found the example: a viewport of its full height from the start, blank rows under the open
+    line for the shrink to push it into history with (a compact one has none: the shrink takes blank rows below)."""
+
+    config = Config(viewport_height=8, compact=False)
+
+
 def test_a_clear_after_a_shrink_to_one_cell_adopts_the_rows_that_still_read_as_pushed() -> None:
     """The random machine's example: an empty stream, a line, a shrink to 1x1 pushes both, a clear ends the stream
     (its empty row is gone): the line's pushed row is adopted, the line is not inserted again."""
@@ -94,7 +101,7 @@ def test_an_open_line_pushed_whole_is_not_drawn_again_so_a_later_shrink_cannot_p
     """The random machine's example: a stream's open line 'the', shrunk to 3x5 (the shrink pushes its row into
     history), then to 1x1, then a clear: 'the' is in history once.  Before, the viewport drew it again at 3 columns,
     the second shrink pushed that copy too, and the clear left both."""
-    state = RenderMachine()
+    state = _FixedViewportMachine()
     state.start_stream(kind="assistant", text="the")
     state.resize_storm(storm=[[Resize(3, 5)], [Resize(1, 1)]])
     state.clear()

@@ -99,7 +99,7 @@ def test_parse_reads_header_ticks_and_lines() -> None:
     )
     scenario = parse_scenario(text, name="inline")
     assert (scenario.columns, scenario.rows, scenario.cursor_row) == (20, 6, None)
-    assert scenario.config == Config(viewport_height=4)
+    assert scenario.config == Config(viewport_height=4, compact=False)  # no ``compact``: recorded before it existed
     assert [t.line for t in scenario.ticks] == [2, 4]
     assert scenario.ticks[0].inputs == (LogAppend("user", "hi"),)
     assert scenario.ticks[0].expect == {"wrapped_total": 1}

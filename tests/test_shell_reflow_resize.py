@@ -154,7 +154,7 @@ def test_a_shrinking_row_is_erased_from_column_zero_then_rewritten() -> None:
         # Every erase of the line is issued at the first column (a carriage return), before the row's text.
         assert re.search(rb"\r(?:\x1b\[\d*[AB])?(?:\x1b\[0m)?$", data[:position]), data
         assert data[position:].find(b"hello") > 0, data
-    assert renderer.terminal.screen_lines()[3].rstrip() == "\u203a hello"
+    assert renderer.terminal.screen_lines()[renderer.terminal.cursor.y].rstrip() == "\u203a hello"
 
 
 def test_anchoring_at_the_top_row_never_erases_from_home() -> None:

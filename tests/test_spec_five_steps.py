@@ -29,7 +29,8 @@ def state(
 
 def test_five_step_scenario() -> None:
     """Startup, append+insert, confirm preflight (pending), active, close and next input, exactly as specified."""
-    app = CheckedRenderer(80, 24, config=Config(viewport_height=10), cursor_row=0)
+    # Seed 002's walk-through, with the fixed 10-row viewport its steps are stated for (no ``Config.compact``).
+    app = CheckedRenderer(80, 24, config=Config(viewport_height=10, compact=False), cursor_row=0)
 
     # 1. Startup frame: empty log, composer at the bottom of a 10-row viewport, cursor visible there.
     app.step([])

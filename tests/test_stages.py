@@ -92,12 +92,26 @@ def test_confirm_becomes_active_only_after_a_drawn_frame() -> None:
 
 def test_layout_regions_fill_the_viewport() -> None:
     """Log, dialog, status and composer heights add up to the viewport height; the frame has that many rows."""
-    state, _ = reduce_inputs(settled(viewport_height=8), [ConfirmRequest("c", "ok?", "line\n" * 20)])
+    state, _ = reduce_inputs(settled(viewport_height=8, compact=False), [ConfirmRequest("c", "ok?", "line\n" * 20)])
     layout = compute_layout(state)
     assert layout.height == 8
     assert layout.log_height + layout.dialog_height + layout.status_height + layout.composer_height == 8
     assert layout.log_height == 1  # min_log_rows
     assert len(draw_frame(state, layout).rows) == 8
+
+
+def test_a_compact_layout_is_as_tall_as_what_it_shows() -> None:
+    """``Config.compact``: an empty log takes no row (the dialog, the status line and the composer are the viewport),
+    and logged lines take rows up to ``viewport_height``, where the log tail keeps ``min_log_rows`` for a dialog."""
+    state, _ = reduce_inputs(settled(viewport_height=8), [ConfirmRequest("c", "ok?", "line\n" * 2)])
+    layout = compute_layout(state)
+    assert layout.dialog is not None and layout.dialog_height == len(layout.dialog.rows)  # the whole dialog
+    assert (layout.height, layout.log_height) == (layout.dialog_height + 2, 0)
+    assert len(draw_frame(state, layout).rows) == layout.height
+    state, _ = reduce_inputs(state, [LogAppend("tool", f"line {n}") for n in range(20)])
+    layout = compute_layout(state)
+    assert (layout.height, layout.log_height) == (8, 8 - 2 - layout.dialog_height)
+    assert layout.log_height >= 1
 
 
 def test_layout_never_shows_inserted_rows() -> None:

@@ -212,6 +212,11 @@ def _compute_layout(state: AppState) -> Layout:
         start = max(start, insert_end)
         height -= max(0, log_height - (total - start))
         log_height = min(log_height, total - start)
+    elif state.config.compact:
+        # As tall as what it shows: the log tail's rows are its last rows not yet in history (committed or open).
+        # The planner grows the viewport before it inserts and shrinks it after (``Planner.set_height``).
+        height -= max(0, log_height - (total - start))
+        log_height = min(log_height, total - start)
     if insert_end > inserted:
         sync = SyncPhase.NEEDS_INSERT
     elif render.sync_phase is SyncPhase.NEEDS_INSERT:

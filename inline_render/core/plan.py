@@ -127,9 +127,13 @@ def _plan(state: AppState, layout: Layout, frame: Frame) -> tuple[Plan, Projecti
     """The general plan: anchor when needed, insert, then draw the frame (``Planner``)."""
     planner = Planner(state, layout)
     planner.anchor()
+    if layout.height > planner.height and not state.config.soft_wrap_lines:
+        # A compact viewport grows first: the rows to insert are staged in its top rows, where they are drawn, and
+        # leave through its top in as few batches as its new height allows.
+        planner.set_height(layout.height)
     if layout.to_insert:
         planner.insert(layout)
-    planner.set_height(layout.height)  # only ever differs with Config.soft_wrap_lines
+    planner.set_height(layout.height)  # differs only with Config.compact or Config.soft_wrap_lines
     planner.finish(frame, show_cursor=not layout.to_insert)
     ops = planner.ops
     if ops and state.config.synchronized_output:

@@ -104,7 +104,9 @@ class Planner:
         # Without synchronized output every move of a visible cursor shows: hide it before the first one.
         self.hide_before_change = not state.config.synchronized_output
         drawn = screen.drawn
-        resizing = state.config.soft_wrap_lines and screen.anchored and not screen.broken and screen.cursor is not None
+        config = state.config
+        variable = config.soft_wrap_lines or config.compact  # the viewport's height follows what it shows
+        resizing = variable and screen.anchored and not screen.broken and screen.cursor is not None
         if resizing and drawn is not None and len(drawn) != self.height:
             self.height = len(drawn)  # the viewport as it is, until ``set_height`` makes it the layout's
         self.drawn: list[Row | None] = (
@@ -377,15 +379,19 @@ class Planner:
         self.cursor = (row + last, min(column, self.columns))  # a full row: pending wrap
 
     def set_height(self, new: int) -> None:
-        """``Config.soft_wrap_lines``: the viewport made ``new`` rows tall, its top rows kept, as tall as what it shows
-        (``layout._compute_layout``).  Taller: line feeds at its last row move it down over free rows or scroll the
-        screen; shorter: the rows under its new last row are erased (the screen rows under the viewport are blank).
-        After the insertion, which stages a line's rows in the viewport as it was (made taller for a long line)."""
+        """``Config.compact`` and ``Config.soft_wrap_lines``: the viewport made ``new`` rows tall, its top rows kept, as
+        tall as what it shows (``layout._compute_layout``).  Taller: line feeds at its last row move it down over
+        free rows or scroll the screen; shorter: the rows under its new last row are erased (the screen rows under
+        the viewport are blank).  GNU screen's insertion stages a line's rows in the viewport as it was (made taller
+        for a long line), so it changes after; a compact viewport grows before (``plan._plan``)."""
         old = self.height
         if new == old:
             return
         self.moved = True
         if new > old:
+            if self.visible is not False:
+                self.ops.append(HIDE_CURSOR)  # before any row moves, as ``insert``
+                self.visible = False
             self.move(self.top + old - 1, None)
             self.change()
             row = self.cursor[0]

@@ -113,6 +113,10 @@ class Config:
 
     viewport_height: int = 12
     """Rows of the live viewport (log tail, dialog, status, composer); capped at the terminal's rows."""
+    compact: bool = True
+    """The viewport is only as tall as what it shows, up to ``viewport_height``: at start the status line and the
+    composer sit right under the shell's prompt, and it grows as the log tail, a dialog or the composer needs rows
+    (as Codex and Claude Code start).  False reserves ``viewport_height`` rows from the first frame on."""
     min_log_rows: int = 1
     """Rows the log tail keeps while a dialog is open (the dialog scrolls inside what is left)."""
     max_composer_rows: int = 6
