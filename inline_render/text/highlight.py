@@ -9,13 +9,17 @@ string or comment spanning lines is coloured as in the file.
 
 Untrusted text names the lexer, so lexing runs through ``lexing``: only lexers a budget can stop are
 reachable, a lexer over its budget shows the rest plain, a long line is plain, and a streamed block
-is lexed per line (issue 33).
+is lexed per line (issue 33).  A streamed block can also be highlighted in parts (``highlight_resumed``):
+its lines from a line start on, resumed where the lines before it were final (``Resume``), as highlighting
+the whole block gives them, without the code before them.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+import sys
+from dataclasses import dataclass
 
 from pygments.lexer import Lexer
 from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
@@ -25,11 +29,21 @@ from pygments.token import Comment, Keyword, Name, Number, Operator, String, _To
 from pygments.util import ClassNotFound
 
 from .cells import expand_tabs
-from .lexing import Budget, Lexed, Line, lex_fold, reachable, start
+from .lexing import Budget, Lexed, Line, lex_fold, reachable, rebase, restart, start
 from .style import Segment, Style
 from .themes import Theme
 
-__all__ = ["AnsiCodeStyle", "StyledLine", "diff_language", "highlight_code", "highlight_diff", "lexer_for"]
+__all__ = [
+    "AnsiCodeStyle",
+    "Resume",
+    "StyledLine",
+    "diff_language",
+    "highlight_code",
+    "highlight_diff",
+    "highlight_resumed",
+    "lexer_for",
+    "resume_after",
+]
 
 StyledLine = tuple[Segment, ...]  # one source line as styled runs (no newline)
 
@@ -131,15 +145,78 @@ _BUDGET = Budget()  # one call's lexing time (tests set a long one to compare re
 def _lex(code: str, language: str | None, theme: Theme, base: Style) -> list[StyledLine]:
     lexer = lexer_for(language)
     if lexer is None or language is None or len(code) > _MAX_HIGHLIGHT:
-        return [(Segment(line, base),) if line else () for line in code.split("\n")]
-    key = (language, theme.code_style, base)
+        return _plain(code, base)
+    return _memo_fold(lexer, code, (language, theme.code_style, base))[1]
+
+
+def _plain(code: str, base: Style) -> list[StyledLine]:
+    return [(Segment(line, base),) if line else () for line in code.split("\n")]
+
+
+def _memo_fold(lexer: Lexer, code: str, key: _FoldKey) -> tuple[Lexed[StyledLine], list[StyledLine]]:
+    """``code``'s lines and fold, folded on from the longest recent fold of a prefix of it (or from none)."""
     found = [index for index, (seen, fold) in enumerate(_RECENT) if seen == key and code.startswith(fold.text)]
     at = max(found, key=lambda index: len(_RECENT[index][1].text), default=None)
     prior = _RECENT.pop(at)[1] if at is not None else start(lexer)
-    folded, lines = lex_fold(lexer, code, prior, functools.partial(_paint, theme.code_style, base), _BUDGET)
+    folded, lines = lex_fold(lexer, code, prior, functools.partial(_paint, key[1], key[2]), _BUDGET)
     _RECENT.append((key, folded))
     del _RECENT[:-_RECENT_MAX]
-    return lines
+    return folded, lines
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Resume:
+    """Where the highlighting of a code block goes on from one of its line starts (issue 33, case 10); compared by
+    identity (its fold's lines are shared with the folds that go on from it).
+
+    ``fold`` folds the block's lines from there on as the whole block's fold does (``lexing.rebase``; None: they
+    are plain, for want of a lexer or because the block outgrew ``_MAX_HIGHLIGHT``); ``before`` counts the block's
+    characters before that line (each line with its newline), which that limit counts too.
+    """
+
+    fold: Lexed[StyledLine] | None
+    before: int = 0
+
+    @property
+    def final(self) -> int:
+        """How many lines from here no text appended to the block changes (all of them when plain)."""
+        return self.fold.count if self.fold is not None else sys.maxsize
+
+
+def highlight_resumed(
+    code: str, language: str | None, theme: Theme, base: Style, resume: Resume | None
+) -> tuple[list[StyledLine], Resume]:
+    """``code`` highlighted as ``highlight_code`` does, or, after ``resume``, the part of a block's code from that
+    resume on, highlighted as the whole block's code would be there; and the resume at ``code``'s start with the
+    fold of its complete lines (``resume_after`` moves it past the final ones).
+
+    The parts are lexed from the fold only, never the code before them, so a part costs its own lines.  A resumed
+    part whose code no longer extends the fold's text (a replaced answer dropped a line it had) is lexed on from
+    the fold's stack (``lexing.restart``).  Past ``_MAX_HIGHLIGHT`` characters of the whole block the part is plain,
+    as the whole block is: the caller's lines before it are then plain too (``markdown.stream`` redraws them).
+    """
+    before = resume.before if resume is not None else 0
+    lexer = lexer_for(language)
+    if lexer is None or language is None or before + len(code) > _MAX_HIGHLIGHT:
+        return _plain(code, base), Resume(None, before)
+    key = (language, theme.code_style, base)
+    if resume is None:  # the whole block: as highlight_code, from the recent folds
+        folded, lines = _memo_fold(lexer, code, key)
+        return lines, Resume(folded, before)
+    if resume.fold is None:  # plain once, plain for good (the block only grows)
+        return _plain(code, base), resume
+    prior = resume.fold if code.startswith(resume.fold.text) else restart(resume.fold)
+    # Not put in the recent folds: this fold is of a part, lexed on from a stack the part's text alone does not give.
+    folded, lines = lex_fold(lexer, code, prior, functools.partial(_paint, key[1], key[2]), _BUDGET)
+    return lines, Resume(folded, before)
+
+
+def resume_after(resume: Resume, code: str, lines: int) -> Resume:
+    """``resume``, at the start of ``code``, moved past its first ``lines`` lines (``lines <= resume.final``)."""
+    cut = 0
+    for _ in range(lines):
+        cut = code.index("\n", cut) + 1
+    return Resume(rebase(resume.fold, lines) if resume.fold is not None else None, resume.before + cut)
 
 
 _PATH = re.compile(r"^(?:\+\+\+|---) (?:[ab]/)?(?P<path>\S+)")

@@ -18,7 +18,9 @@ mcschema's yields empty tokens forever on ``<!--``, others are quadratic or wors
   once from a checkpoint, Pygments' state stack at a line start (our loop is Pygments' regex loop with
   the stack kept), one line of lookahead; a lexer whose stack we cannot keep is lexed in chunks of
   ``CHUNK`` lines, each from its start.  Resuming a fold from an earlier call's ``Lexed`` gives what
-  the fold from scratch would: a streamed code block costs per line, not per block.
+  the fold from scratch would: a streamed code block costs per line, not per block.  A fold can drop its
+  final lines (``rebase``): what is left folds a later part of the code on as the whole's fold would, so a
+  caller that keeps the final lines' results itself need not hand the code before them in again.
 """
 
 from __future__ import annotations
@@ -31,7 +33,19 @@ from typing import Any, Generic, TypeVar
 from pygments.lexer import DelegatingLexer, ExtendedRegexLexer, Lexer, RegexLexer
 from pygments.token import Error, Text, Whitespace, _TokenType
 
-__all__ = ["CHUNK", "MAX_LINE", "Budget", "Lexed", "Line", "Token", "lex_fold", "reachable", "start"]
+__all__ = [
+    "CHUNK",
+    "MAX_LINE",
+    "Budget",
+    "Lexed",
+    "Line",
+    "Token",
+    "lex_fold",
+    "reachable",
+    "rebase",
+    "restart",
+    "start",
+]
 
 MAX_LINE = 1000  # characters: a longer line is plain (lexers are quadratic or worse on one line)
 CHUNK = 64  # lines: a lexer without a state stack we can keep is lexed in chunks this long
@@ -227,6 +241,31 @@ class Lexed(Generic[R]):
 def start(lexer: Lexer) -> Lexed[Any]:
     """The fold of no text."""
     return Lexed("", [], 0, (), ("root",) if _stacked(lexer) else None, False)
+
+
+def rebase(fold: Lexed[R], lines: int) -> Lexed[R]:
+    """``fold`` without its first ``lines`` final lines (``lines <= fold.count``): the fold of the text after them.
+
+    Lexing resumes from the pending lines and the stack, never from the final lines, so folding on from the result
+    gives the lines after them exactly as folding on from ``fold`` does: a streamed block's final lines are the
+    caller's, and what it hands in is the code from line ``lines`` on (issue 33, case 10).  Costs the lines kept.
+    """
+    assert 0 <= lines <= fold.count
+    text, cut = fold.text, len(fold.text)
+    for _ in range(fold.count - lines + len(fold.pending)):  # the kept lines are the text's last ones
+        cut = text.rfind("\n", 0, cut - 1) + 1
+    return Lexed(text[cut:], fold.final[lines : fold.count], fold.count - lines, fold.pending, fold.stack, fold.plain)
+
+
+def restart(fold: Lexed[R]) -> Lexed[R]:
+    """A fold of no text to lex on from, for a code that starts where ``fold``'s text does but no longer extends it
+    (a replaced answer dropped a line ``fold`` had folded).  When ``fold`` holds no final lines its text is its
+    pending lines, lexed again from their stack: the tokens from a line start a token began at come out as from
+    scratch, though a line may settle at another line than it did; otherwise (final lines kept, a long line's)
+    lexing restarts from the root state, as it does after a long line."""
+    if fold.count:
+        return Lexed("", [], 0, (), ("root",) if fold.stack is not None else None, fold.plain)
+    return Lexed("", [], 0, (), fold.stack, fold.plain)
 
 
 @dataclass(slots=True)
