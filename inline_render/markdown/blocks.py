@@ -25,7 +25,7 @@ from markdown_it.token import Token
 from markdown_it.tree import SyntaxTreeNode
 
 from ..text.cells import WidthPolicy, expand_tabs, sanitize, text_width
-from ..text.highlight import StyledLine, highlight_code
+from ..text.highlight import Resume, StyledLine, highlight_code, highlight_resumed, resume_after
 from ..text.style import DEFAULT, Row, Segment, Style
 from ..text.themes import Theme
 
@@ -33,6 +33,7 @@ __all__ = [
     "BULLETS",
     "CODE_MARK",
     "Line",
+    "OpenFence",
     "Options",
     "Refs",
     "Renderer",
@@ -113,6 +114,19 @@ class Options:
 
 
 _PARSER = MarkdownIt("commonmark", {"html": False, "breaks": True}).enable(["table", "strikethrough"])
+
+
+@dataclass(frozen=True, slots=True)
+class OpenFence:
+    """An open top-level fence as rendered (``Renderer.open_fence``), for the stream to keep its final lines.
+
+    ``start``: the index of its first code line in ``Renderer.lines``; ``final``: how many code lines from there no
+    appended text changes; ``resume``: where highlighting goes on after them (``text.highlight.Resume``).
+    """
+
+    start: int
+    final: int
+    resume: Resume
 
 
 Refs = tuple[tuple[str, Any], ...]  # link reference definitions: (normalized label, markdown-it's href and title)
@@ -256,7 +270,7 @@ class Renderer:
     document ends: every line before them is final whatever text is appended (mdview.py).
     """
 
-    def __init__(self, options: Options, source_lines: list[str] | None = None) -> None:
+    def __init__(self, options: Options, source_lines: list[str] | None = None, resume: Resume | None = None) -> None:
         self.options = options
         self.source_lines = source_lines or []
         self.theme = options.theme
@@ -269,6 +283,12 @@ class Renderer:
         # an open paragraph's complete lines among them are settled whatever the commit rule would hold back.
         self.freeze_from = 0
         self.freeze = 0
+        # An open top-level fence the source continues (its stand-in opener is line 0, stream.py): its highlighting
+        # goes on from ``resume``; ``open_fence`` says what of the last open top-level fence is final; ``outgrown``:
+        # the continued fence outgrew the highlighting limit, so its lines before the source are plain now too.
+        self.resume = resume
+        self.open_fence: OpenFence | None = None
+        self.outgrown = False
 
     def style(self, element: str) -> Style:
         return merge(self.options.base, self.theme.style(element))
@@ -399,32 +419,57 @@ class Renderer:
         content = node.content[:-1] if node.content.endswith("\n") else node.content
         complete = content
         closed = self.fence_closed(node)
-        if open_ and node.type == "fence" and not closed:
+        growing = open_ and node.type == "fence" and not closed
+        if growing:
             # An open fence: its last (partial) line is plain until complete; a complete line is
             # committed once the next one is complete too (one line of lexer lookahead).
             cut = node.content.rfind("\n")
             complete = node.content[:cut] if cut >= 0 else ""
         code = expand_tabs(content)
-        lines = highlight_code(expand_tabs(complete), node.info, self.theme, self.style("code_block"))
+        source = expand_tabs(complete)
+        lines, resume = self._code_lines(node, source, growing)
         plain = code.split("\n")
         if not code and node.type == "fence" and not node.content:
             plain = []
         mark = (*ctx.rest, Segment(CODE_MARK, self.style("code_mark")))
         base = self.style("code_block")
+        start = len(self.lines)
         for index, text in enumerate(plain):
             segments = list(lines[index]) if index < len(lines) else [Segment(text, base)]
             self._emit(ctx.take(), mark, segments, Wrap.CODE)
-        if open_ and node.type == "fence" and not closed:
+        if growing:
             done = complete.count("\n")  # complete lines but the last
             if complete:
                 self.commit = len(self.lines) - len(plain) + done
                 self.commit_line = (node.map[0] if node.map else 0) + 1 + done
+            if resume is not None:
+                # Final: committed, and lexed for good; the last committed line stays open too, so that a replace
+                # cutting the source back to the committed lines leaves the open part a line (stream.view_replace).
+                final = max(0, min(done - 1, resume.final))
+                self.open_fence = OpenFence(start, final, resume_after(resume, source, final))
         elif open_ and closed and node.map:
             # A fence whose closing line is complete can no longer change, as the last block of an open list item
             # too: every line of it stays committed (while it was open its lines, and the separator before them,
             # were committed line by line; falling back to the lines before it would take them back).
             self.commit = len(self.lines)
             self.commit_line = node.map[1]
+
+    def _code_lines(self, node: SyntaxTreeNode, code: str, growing: bool) -> tuple[list[StyledLine], Resume | None]:
+        """The highlighted lines of a code block's ``code``; for a top-level fence still open, or the one this source
+        continues (``resume``: it starts at line 0), also where highlighting resumes at its first line."""
+        top = node.type == "fence" and node.parent is not None and node.parent.parent is None
+        resume = self.resume if top and node.map is not None and node.map[0] == 0 else None
+        base = self.style("code_block")
+        if not top or not (growing or resume is not None):
+            return highlight_code(code, node.info, self.theme, base), None
+        if resume is not None and growing and "\n" not in node.content:
+            # No complete line after the continued one's final lines (a replace cut the source back to them): the
+            # partial line is plain, as in the whole fence, and highlighting resumes where it did.
+            return [], resume
+        lines, after = highlight_resumed(code, node.info, self.theme, base, resume)
+        if resume is not None and resume.fold is not None and after.fold is None:
+            self.outgrown = True
+        return lines, after
 
     def items(self, node: SyntaxTreeNode, ctx: _Ctx, open_: bool) -> None:
         depth = sum(1 for parent in _ancestors(node) if parent.type.endswith("_list"))

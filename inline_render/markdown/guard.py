@@ -66,6 +66,7 @@ def failed(view: View, source: str, error: BaseException) -> View:
         lead="",
         refs=(),
         frozen=0,
+        fence=None,
     )
     return text_update(base, source)
 

@@ -40,7 +40,12 @@ top-level list's items before the last become stable the same way (they are comm
 the last item, parsed after a one-item stand-in with the same marker and indent (``_list_lead``), so the
 last item is the same sibling as in the whole list.  Nothing else of the earlier items shows in later ones:
 lists are drawn tight, numbers as written, and a stand-in with the same bullet or delimiter ends the list
-where they would.  A long list so costs O(its last item) per delta.  Link reference definitions in stable
+where they would.  A long list so costs O(its last item) per delta.  An open top-level fence's final code lines
+(committed, and lexed for good: ``text.highlight.Resume``) become stable too: the tail starts at the first line
+after them, parsed after the fence's own opening line (its lines are indented and closed as in the whole text,
+and the opening line renders no line), and highlighted on from where they end (``View.fence``), so a long code
+block costs O(its last lines) per delta (issue 33, case 10); the last committed line stays in the tail, so a
+replace cut back to the committed source still has a line there.  Link reference definitions in stable
 source are kept (``refs``) and apply to the tail, as in the whole text.
 A ``log.replace`` keeps the source up to ``commit_src`` (where the committed lines' source ends)
 and re-renders the rest.
@@ -51,8 +56,9 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import NamedTuple
 
 from markdown_it.tree import SyntaxTreeNode
 
@@ -60,11 +66,11 @@ from ..text.align import continued_at, started_at
 from ..text.cells import WidthPolicy, expand_tabs, iter_cells, text_width, wrap_line
 from ..text.highlight import highlight_diff
 from ..text.spans import parse_ansi
-from ..text.style import Row, Segment, row_width
+from ..text.style import Row, Segment, Style, row_width
 from .blocks import CODE_MARK, RULE, Line, Options, Refs, Renderer, Wrap, _Ctx, definitions, merge, parse
 from .guard import failed, text_update
 from .table import cut, table_rows
-from .view import View
+from .view import Fence, View
 
 __all__ = [
     "LONG_OPEN_LINE",
@@ -232,6 +238,20 @@ def _raw_line(blocks: View, source: str, end: int) -> View:
     )
 
 
+class _Tail(NamedTuple):
+    """Where the stable lines of an update end (``stable_count`` rendered lines, source ``stable_src``), where the
+    committed ones end (``commit`` lines, source ``commit_src``), and what the tail after the stable lines continues
+    (``continues``, its stand-in ``lead``, an open fence's ``fence``)."""
+
+    stable_count: int
+    stable_src: int
+    commit: int
+    commit_src: int
+    continues: bool = False
+    lead: str = ""
+    fence: Fence | None = None
+
+
 def _update_blocks(view: View, source: str) -> View:
     base = view.stable_src
     dummy = view.lead
@@ -244,15 +264,15 @@ def _update_blocks(view: View, source: str) -> View:
         return base + max(0, offsets[min(line, len(lines))] - len(dummy))
 
     top = list(parse(dummy + source[base:], view.refs).children)
-    renderer = Renderer(view.options, lines)
+    renderer = Renderer(view.options, lines, view.fence.resume if view.fence is not None else None)
     last_open = _last_open(top, renderer, lines)
     closed = top[:-1] if last_open else top
     ctx = _Ctx((), ())
     before = view.blocks > 0 and not view.continues  # the continued block's separator is out already
     renderer.blocks(closed, ctx, "root", False, before)
     closed_lines = len(renderer.lines)
-    drop = dummy.count("\n") if view.continues else 0  # the stand-in's lines are rendered first (one, or a table's)
-    continues, lead = False, ""
+    # The stand-in's lines are rendered first (one, or a table's; a fence's opening line renders none).
+    drop = dummy.count("\n") if view.continues and view.fence is None else 0
     if last_open:
         block = top[-1]
         start_line = block.map[0] if block.map else 0
@@ -261,32 +281,18 @@ def _update_blocks(view: View, source: str) -> View:
         # paragraph settles at least those (``view_freeze``), rendered lines counted from ``drop``.
         renderer.freeze_from, renderer.freeze = drop, bisect.bisect_left(view.tail_starts, view.frozen)
         renderer.blocks([block], ctx, "root", True, before or bool(closed))
-        commit = max(renderer.commit, closed_lines) - drop
-        commit_src = src(renderer.commit_line)
-        settled = block.type == "paragraph" and renderer.commit > closed_lines
-        item = renderer.top_item if block.type in ("bullet_list", "ordered_list") else None
-        if item is not None:
-            item_src, lead = src(item[1]), _list_lead(lines, item[1])
-        table = block.type == "table" and renderer.commit > closed_lines
-        if table:  # the committed rows become stable; the tail continues the table after the rows fixing its widths
-            stable_count, stable_src, continues = commit, commit_src, True
-            lead = "".join(lines[start_line : start_line + renderer.table_lead])
-        elif settled:  # settled lines of the open paragraph become stable; the tail continues it
-            stable_count, stable_src, continues, lead = commit, commit_src, True, _DUMMY
-        elif item is not None and lead:  # the items before the last become stable; the tail continues the list
-            stable_count, stable_src, continues = item[0] - drop, item_src, True
-        elif view.continues and not closed:  # still the continued block, nothing new settled
-            stable_count, stable_src, continues, lead = closed_lines - drop, base, True, view.lead
-        else:
-            stable_count, stable_src = closed_lines - drop, src(start_line)
+        tail = _open_tail(view, renderer, block, bool(closed), (closed_lines, drop), lines, src)
     else:
-        stable_count = len(renderer.lines) - drop
         end_line = top[-1].map[1] if top and top[-1].map else 0
-        stable_src = commit_src = src(end_line)
-        commit = stable_count
+        stable_count, stable_src = len(renderer.lines) - drop, src(end_line)
+        tail = _Tail(stable_count, stable_src, stable_count, stable_src)
+    stable_count, stable_src, commit, commit_src, continues, lead, fence = tail
     rendered = renderer.lines[drop:]
     new_stable = tuple(rendered[: max(0, stable_count)])
-    stable_lines = view.stable_lines + new_stable
+    stable_lines = view.stable_lines
+    if renderer.outgrown and view.fence is not None:
+        stable_lines = _plain_code(stable_lines, view.fence.first, renderer.style("code_block"))
+    stable_lines += new_stable
     stable_text = view.stable_text + "".join(line.text + "\n" for line in new_stable)
     stable_starts = view.stable_starts + _starts(new_stable, len(view.stable_text))
     tail_lines = tuple(rendered[len(new_stable) :])
@@ -315,7 +321,57 @@ def _update_blocks(view: View, source: str) -> View:
         lead,
         refs,
         view.frozen,
+        fence,
     )
+
+
+def _open_tail(
+    view: View,
+    renderer: Renderer,
+    block: SyntaxTreeNode,
+    closed: bool,
+    counts: tuple[int, int],
+    lines: list[str],
+    src: Callable[[int], int],
+) -> _Tail:
+    """Where the stable lines end when the last top-level block, ``block``, is open (rendered by ``renderer`` after
+    ``closed`` blocks before it, if any, which rendered the first of ``counts``' lines; the second is the stand-in's
+    lines, dropped).  Settled lines of a paragraph, committed rows of a table, the items of a list before its last
+    and the final code lines of a fence become stable, and the tail continues the block after a stand-in."""
+    closed_lines, drop = counts
+    start_line = block.map[0] if block.map else 0
+    commit = max(renderer.commit, closed_lines) - drop
+    commit_src = src(renderer.commit_line)
+    item = renderer.top_item if block.type in ("bullet_list", "ordered_list") else None
+    fence = renderer.open_fence if block.type == "fence" else None
+    continued = view.fence if not closed else None  # the fence the view's tail continued is still this block
+    if fence is not None and (fence.final > 0 or continued is not None):
+        # The fence's final code lines become stable, the tail continues it after its opening line: a delta renders
+        # the code lines from there, never the block (issue 33, case 10).  A closing line only ends the tail.
+        first = continued.first if continued is not None else len(view.stable_lines) + fence.start - drop
+        stable_count, stable_src = fence.start + fence.final - drop, src(start_line + 1 + fence.final)
+        return _Tail(stable_count, stable_src, commit, commit_src, True, lines[start_line], Fence(first, fence.resume))
+    if block.type == "table" and renderer.commit > closed_lines:
+        # The committed rows become stable; the tail continues the table after the rows fixing its widths.
+        table_lead = "".join(lines[start_line : start_line + renderer.table_lead])
+        return _Tail(commit, commit_src, commit, commit_src, True, table_lead)
+    if block.type == "paragraph" and renderer.commit > closed_lines:
+        # Settled lines of the open paragraph become stable; the tail continues it.
+        return _Tail(commit, commit_src, commit, commit_src, True, _DUMMY)
+    if item is not None and _list_lead(lines, item[1]):
+        # The items before the last become stable; the tail continues the list.
+        return _Tail(item[0] - drop, src(item[1]), commit, commit_src, True, _list_lead(lines, item[1]))
+    if view.continues and not closed:  # still the continued block, nothing new settled
+        return _Tail(closed_lines - drop, view.stable_src, commit, commit_src, True, view.lead, view.fence)
+    return _Tail(closed_lines - drop, src(start_line), commit, commit_src)
+
+
+def _plain_code(lines: tuple[Line, ...], first: int, style: Style) -> tuple[Line, ...]:
+    """``lines`` with those from ``first`` on (an open fence's stable code lines) plain in the code style ``style``:
+    a fence past ``_MAX_HIGHLIGHT`` characters shows plain whole (text.highlight), these lines too.  Highlighting
+    never changes a character, so their text (and every offset) stays."""
+    plain = [replace(line, runs=(Segment(line.text, style),) if line.text else ()) for line in lines[first:]]
+    return (*lines[:first], *plain)
 
 
 def _last_open(top: list[SyntaxTreeNode], renderer: Renderer, lines: list[str]) -> bool:
@@ -412,6 +468,7 @@ def view_trim(view: View, cut: int) -> View:
         view.lead,
         view.refs,
         max(0, view.frozen - cut),
+        replace(view.fence, first=max(0, view.fence.first - index)) if view.fence is not None else None,
     )
 
 

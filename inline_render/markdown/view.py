@@ -8,9 +8,19 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
+from ..text.highlight import Resume
 from .blocks import Line, Options, Refs
 
-__all__ = ["View"]
+__all__ = ["Fence", "View"]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Fence:
+    """An open top-level fence whose code lines before the tail are stable: the tail continues it after its opening
+    line (``View.lead``, the stand-in), highlighted on from ``resume`` (issue 33, case 10)."""
+
+    first: int  # the index in ``View.stable_lines`` of its first code line (``view_trim`` moves it)
+    resume: Resume  # where its highlighting goes on: at the tail's first code line
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -35,6 +45,7 @@ class View:
     lead: str = ""  # the stand-in parsed before the tail when it continues a block (``_DUMMY`` or a list item)
     refs: Refs = ()  # the link reference definitions in the source before ``stable_src`` (they apply to the tail)
     frozen: int = 0  # display offset before which the text reached the terminal's history anyway (``view_freeze``)
+    fence: Fence | None = None  # the open fence the tail continues (then ``continues``; ``lead`` is its opening line)
 
     def line_at(self, offset: int) -> tuple[Line, int, int]:
         """The line holding display ``offset``, its start, and its index among all lines."""
