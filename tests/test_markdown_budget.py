@@ -1,10 +1,11 @@
-"""A delta to an open Markdown block costs what changed, not the block: long tables and paragraphs (issue 33).
+"""A delta to an open Markdown block costs what changed, not the block: long tables, paragraphs, fences (issue 33).
 
 A long table commits row by row once the rows that fix its column widths are in (``blocks.WIDTH_ROWS``), its tail
 parsed after a stand-in of those rows; an open paragraph's line with an unmatched opener waits for its closer through
-at most ``blocks.WAIT_LINES`` lines.  These tests count what a delta hands the parser after a short and a long
-construct, check the streamed rows against the one-shot rendering, and bound the time of the reproducers that took
-minutes (a generous bound: they take about a second now).
+at most ``blocks.WAIT_LINES`` lines; an open fence's final code lines are stable, its tail parsed after its opening
+line and highlighted on from where they end (case 10).  These tests count what a delta hands the parser after a
+short and a long construct, check the streamed rows against the one-shot rendering, and bound the time of the
+reproducers that took minutes (a generous bound: they take about a second now).
 """
 
 from __future__ import annotations
@@ -68,6 +69,38 @@ def test_a_delta_to_an_open_paragraph_with_openers_parses_a_bounded_window(monke
     many = _parsed_by_next_delta("".join(_para(i) for i in range(2400)), _para(2400), monkeypatch)
     assert many <= few + 8
     assert many < (WAIT_LINES + 4) * len(_para(2400))
+
+
+def _code(count: int) -> str:
+    lines = "".join(f"value_{i:05d} = compute({i:05d}, 'x')  # step\n" for i in range(count))
+    return "Some code:\n\n```python\n" + lines
+
+
+def _streamed_view(text: str) -> mdview.View:
+    view = mdview.view_new(_OPTIONS)
+    for line in text.splitlines(keepends=True):
+        view = mdview.view_extend(view, line)
+    return view
+
+
+def test_a_delta_to_a_long_open_fence_parses_as_much_as_to_a_short_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After 3,000 code lines a new line parses the fence's opening line and its last lines, as after 100 (not all)."""
+    line = "value_99999 = compute(99999, 'x')  # step\n"
+    few = _parsed_by_next_delta(_code(100), line, monkeypatch)
+    many = _parsed_by_next_delta(_code(3000), line, monkeypatch)
+    assert many <= few
+    assert many < 8 * len(line)
+
+
+def test_a_delta_to_an_open_fence_renders_only_its_last_lines() -> None:
+    """The code lines of an open fence rendered before a delta that are final stay the very objects after it: only the
+    last few are rendered again (before: every line of the block was rendered again per delta)."""
+    view = _streamed_view(_code(200))
+    after = mdview.view_extend(view, "tail = 1\n")
+    count = view.count
+    kept = sum(1 for index in range(count) if view.line(index)[0] is after.line(index)[0])
+    assert kept >= count - 4, (kept, count)
+    assert after.text.startswith(view.text)
 
 
 def committed_lines(source: str, width: int = 60) -> list[str]:
