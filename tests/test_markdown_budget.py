@@ -93,8 +93,7 @@ def test_a_delta_to_a_long_open_fence_parses_as_much_as_to_a_short_one(monkeypat
 
 
 def test_a_delta_to_an_open_fence_renders_only_its_last_lines() -> None:
-    """The code lines of an open fence rendered before a delta that are final stay the very objects after it: only the
-    last few are rendered again (before: every line of the block was rendered again per delta)."""
+    """A delta to an open fence keeps its final code lines' objects and renders its last few (not every line again)."""
     view = _streamed_view(_code(200))
     after = mdview.view_extend(view, "tail = 1\n")
     count = view.count

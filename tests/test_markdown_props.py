@@ -59,8 +59,7 @@ _CODE_LINES = st.sampled_from(
 def test_a_fence_streamed_in_chunks_renders_as_fed_at_once(
     language: str, code: list[str], after: str, cuts: list[int], limit: int
 ) -> None:
-    """An open fence streamed in chunks of any size, its code lines kept as they settle, ends with the lines (text,
-    runs, wrap), committed offset and text of the same source rendered at once; past the highlighting limit too."""
+    """A fence streamed in chunks of any size ends as its source fed at once: lines, styles, text, committed offset."""
     text = f"Intro *words*\n\n```{language}\n" + "".join(line + "\n" for line in code) + after
     saved = highlight._BUDGET, highlight._MAX_HIGHLIGHT
     highlight._BUDGET, highlight._MAX_HIGHLIGHT = Budget(seconds=60), limit  # results, not time, are compared
