@@ -9,9 +9,12 @@ import pytest
 from inline_render import Config, LogAppend, LogDelta, LogFinish, LogReplace, Resize
 from inline_render.core.log import LogState, RenderOptions, log_rows
 from inline_render.core.rows import draw_log_rows
+from inline_render.markdown.blocks import Options
+from inline_render.markdown.stream import view_extend, view_new, view_replace, view_trim
 from inline_render.testing import CheckedRenderer
 from inline_render.text.cells import WidthPolicy
 from inline_render.text.style import row_text
+from inline_render.text.themes import DEFAULT_THEME
 
 LONG = """# Streaming answer
 
@@ -172,6 +175,20 @@ def test_replace_keeps_the_committed_source() -> None:
     shown = app.terminal.all_lines()
     assert any("- one" in line for line in shown) and not any("ONE" in line for line in shown)
     assert entry is None or "ONE" not in entry.text
+
+
+def test_a_respaced_replace_continues_after_an_open_fence_whose_kept_tail_is_blank_lines() -> None:
+    """A replace that respaces the text before an open fence ending in blank lines gives the same trimmed or not."""
+    code = "".join(f"value_{i} = {i}\n" for i in range(40))
+    view = view_new(Options(DEFAULT_THEME))
+    for line in ("Intro.\n\n\n\n\n```python\n" + code + "\n\n\n").splitlines(keepends=True):
+        view = view_extend(view, line)
+    assert view.fence is not None and not view.tail_lines[0].text  # the fence's tail: its last, blank, lines
+    new = "Intro.\n\n```python\n" + code + "\n\n\nmore"  # the runtime's whole answer, one blank line before the fence
+    whole = view_replace(view, new)
+    trimmed = view_replace(view_trim(view, view.stable_starts[-1]), new)  # the log drops inserted stable lines
+    assert whole.source.endswith("value_39 = 39\n\n\nmore")
+    assert whole.text.endswith(trimmed.text) and whole.source.endswith(trimmed.source)
 
 
 @pytest.mark.parametrize("seed", range(3))

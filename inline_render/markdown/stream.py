@@ -73,6 +73,7 @@ from .table import cut, table_rows
 from .view import Fence, View
 
 __all__ = [
+    "FENCE_ANCHOR",
     "LONG_OPEN_LINE",
     "View",
     "draw_line_row",
@@ -444,15 +445,16 @@ def view_trim(view: View, cut: int) -> View:
     """The view without its display text before ``cut``, the start of a stable line (those lines are in
     scrollback), and without the source before ``stable_src`` (rendered into stable lines, never parsed
     again): what a streaming Markdown entry keeps is what can still be drawn or parsed.  Display and
-    source offsets of the result count from the cuts (``src_base`` says where the source starts)."""
+    source offsets of the result count from the cuts (``src_base`` says where the source starts).  An open fence's
+    view keeps the source of its last ``FENCE_ANCHOR`` characters of stable code lines too (``_anchor``)."""
     index = bisect.bisect_left(view.stable_starts, cut)
     if view.mode not in ("markdown", "text") or index >= len(view.stable_starts) or view.stable_starts[index] != cut:
         raise ValueError(f"view_trim: offset {cut} is not the start of a stable line")
-    src = view.stable_src
+    src = _anchor(view.source, view.stable_src) if view.fence is not None else view.stable_src
     return View(
         view.options,
         view.source[src:],
-        0,
+        view.stable_src - src,
         view.stable_lines[index:],
         tuple(start - cut for start in view.stable_starts[index:]),
         view.stable_text[cut:],
@@ -470,6 +472,19 @@ def view_trim(view: View, cut: int) -> View:
         max(0, view.frozen - cut),
         replace(view.fence, first=max(0, view.fence.first - index)) if view.fence is not None else None,
     )
+
+
+# How much source of an open fence's stable code lines its view keeps (whole lines, at most one more).  A replace
+# finds where the committed source ends in its new text by the words before that end (``view_replace``,
+# ``text.align``): the tail of a continued fence is its last few lines, blank ones maybe, and before its lines
+# were stable the whole open fence's source was there to find (issue 33, case 10).
+FENCE_ANCHOR = 4096
+
+
+def _anchor(source: str, end: int) -> int:
+    """Where the source kept before ``end`` (a line start) starts: the line holding ``FENCE_ANCHOR`` characters
+    before it (0 when the source is shorter)."""
+    return source.rfind("\n", 0, max(0, end - FENCE_ANCHOR)) + 1 if end > FENCE_ANCHOR else 0
 
 
 # --- rows at a width ---------------------------------------------------------------------------
