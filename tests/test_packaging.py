@@ -6,6 +6,8 @@ import tomllib
 from importlib.metadata import version
 from pathlib import Path
 
+import pytest
+
 import inline_render
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,3 +61,13 @@ def test_version_comes_from_the_package_metadata() -> None:
     """``inline_render.__version__`` is the installed metadata's version, not a second copy of it."""
     assert inline_render.__version__ == version("inline_render")
     assert "__version__ = " not in (ROOT / "inline_render" / "__init__.py").read_text(encoding="utf-8")
+
+
+def test_the_wheel_carries_the_bench_node_harness_and_no_node_modules() -> None:
+    """``bench --peers`` needs its Node harness and pinned lock in an installed wheel; npm's files stay out."""
+    wheel = pytest.importorskip("hatchling.builders.wheel")  # the build backend (dev extra)
+    files = {item.distribution_path for item in wheel.WheelBuilder(str(ROOT)).recurse_included_files()}
+    harness = {f"inline_render/bench/node/{name}" for name in ("package.json", "package-lock.json", "peers.mjs")}
+    assert harness <= files
+    assert not [name for name in files if "node_modules" in name]
+    assert "**/node_modules" in PYPROJECT["tool"]["hatch"]["build"]["targets"]["wheel"]["exclude"]
