@@ -184,7 +184,9 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog=f"{PROG} bench", description=help_text(__doc__.split("\n\n")[0]))
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON to FILE")
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke test")
-    parser.add_argument("--peers", action="store_true", help="also run W1 and W1S through Rich Live and prompt_toolkit")
+    parser.add_argument(
+        "--peers", action="store_true", help="also run W1 and W1S through Rich Live, prompt_toolkit, pi-tui and Ink"
+    )
     parser.add_argument(
         "--only",
         metavar="NAMES",
@@ -194,10 +196,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--one", metavar="NAME", help=argparse.SUPPRESS)  # child process: one workload
     args = parser.parse_args(argv)
     check = not args.no_invariants
-    if args.one and args.one.partition(":")[0] == "peers":  # "peers" (W1) or "peers:w1s"
-        from .peers import main_peers
+    if args.one and args.one.partition(":")[0] == "peers":  # "peers", "peers:w1s" or "peers:w1s:100"
+        from .peers import PEER_LINES, main_peers
 
-        print(json.dumps(main_peers(args.quick, args.one.partition(":")[2] or "w1")))
+        _, workload, lines = [*args.one.split(":"), "", ""][:3]
+        print(json.dumps(main_peers(args.quick, workload or "w1", int(lines or PEER_LINES[-1]))))
         return 0
     if args.one:
         print(json.dumps(run_workload(args.one, args.quick, check)))
@@ -217,16 +220,28 @@ def main(argv: list[str]) -> int:
         results.append(result)
         print(format_results([result]), flush=True)
     report: dict[str, object] = {"machine": machine(), "quick": args.quick, "results": results}
-    if args.peers:
-        from .peers import format_peers, run_peers
-
-        peers = run_peers(args.quick)
-        report["peers"] = peers
-        print(format_peers(peers), flush=True)
-        report["peers_status"] = peers = run_peers(args.quick, "w1s")  # issue 14: with a token counter
-        print(format_peers(peers), flush=True)
+    failed = _run_peers(args.quick, report) if args.peers else []
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump(report, out, indent=2)
             out.write("\n")
-    return 0
+    for line in failed:
+        print(f"{PROG} bench --peers: {line}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _run_peers(quick: bool, report: dict[str, object]) -> list[str]:
+    """``--peers``: W1 and W1S (issue 14: with a token counter) after 100 and 10,000 lines, every renderer, each
+    run in a child process; its blocks, then one table; returns what failed or did not draw the content."""
+    from .peers import peer_runs, run_peers
+    from .peers_report import failures, format_peers, format_table, ratios, targets
+
+    results: list[dict[str, object]] = []
+    for workload, lines in peer_runs():
+        result = run_peers(quick, workload, lines)
+        result["ratios"], result["targets"] = ratios(result), targets(result)  # in the JSON too
+        results.append(result)
+        print(format_peers(result), flush=True)
+    print(format_table(results), flush=True)
+    report["peers"] = results
+    return failures(results)

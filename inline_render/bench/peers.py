@@ -1,12 +1,13 @@
-"""``bench --peers``: W1 through Rich Live and prompt_toolkit's renderer, showing the same rows, in one process.
+"""``bench --peers``: the rows of our W1 (or W1S) run through Rich Live, prompt_toolkit's renderer, pi-tui and Ink.
 
-Our W1 run is captured update by update (the rows each update inserts into
-scrollback and the viewport's rows after it); then each peer replays exactly
-those rows into a byte-counting sink, timed the same way (``process_time_ns``
-per update, after the same warm-up).  The peers get their input for free:
-the rows are wrapped, sanitized and converted to the peer's own styled types
-before timing starts, so only the peer's rendering and terminal output are
-measured.  What each peer does per update:
+Our run is captured update by update (``peers_capture``: the rows each update inserts into scrollback and the
+viewport's rows after it); then each peer replays exactly those rows into a byte-counting sink, each update timed
+by CPU time (after a warm-up on the first updates), and its bytes are replayed through pyte to show it drew them.
+The peers get their input for free: the rows are wrapped, sanitized and converted to the peer's own styled types
+before timing starts, so only the peer's rendering and terminal output are measured.  Rich and prompt_toolkit run
+in this process (``process_time_ns``); pi-tui and Ink in node (``peers_node``, ``process.cpuUsage()``), each
+given the whole history too, since both keep the transcript (pi-tui renders all of it every time; Ink's
+``<Static>`` writes each item once).  What each Python peer does per update:
 
 * Rich: ``Live(auto_refresh=False)`` on a ``Console(force_terminal=True,
   width=80, height=24, color_system="standard")``; per update
@@ -21,99 +22,52 @@ measured.  What each peer does per update:
   app.layout)`` (its screen diff); when rows leave the viewport, what
   ``run_in_terminal`` does: ``renderer.erase()``, ``print_formatted_text``
   of the rows, ``renderer.reset()``, then ``render``.
+
+The Node peers: ``node/peers.mjs``.
 """
 
 from __future__ import annotations
 
 import gc
+import json
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import IO, Any, cast
 
-from ..core.rows import draw_log_row
-from ..core.state import Config
 from ..text.style import Row, Style
 from . import measure
 from . import workloads as bench
+from .peers_capture import ByteCounter, Capture, Run, capture_events, drew, expected_lines
+from .peers_node import run_node_peers
 
 __all__ = [
     "PEER_LINES",
+    "PEER_NAMES",
     "PEER_WORKLOADS",
-    "Capture",
-    "capture_events",
     "capture_w1",
-    "format_peers",
     "main_peers",
+    "measure_peers",
+    "peer_runs",
     "run_peers",
 ]
 
-PEER_LINES = 10_000  # the log length of the W1 run the peers replay (they keep no log, so it does not matter to them)
-WARM = 200  # updates replayed untimed before a peer's measured ones
+PEER_LINES = (100, 10_000)  # the log lengths of the runs the peers replay (only pi-tui's cost depends on it)
+WARM = 200  # updates replayed untimed before a peer's measured ones (--quick: 50)
+PEER_NAMES = {
+    "rich": "Rich",
+    "prompt_toolkit": "prompt_toolkit",
+    "pi-tui": "pi-tui",
+    "ink": "Ink",
+    "ink-incremental": "Ink incremental",
+    "ours": "inline_render",
+}
 
 
-@dataclass(frozen=True, slots=True)
-class Capture:
-    """What one measured W1 update showed: rows it inserted above the viewport, the viewport after it, the cursor."""
-
-    inserted: tuple[Row, ...]
-    viewport: tuple[Row, ...]
-    cursor: tuple[int, int]
-
-
-class ByteCounter:
-    """A text stream that counts the UTF-8 bytes written to it (what a terminal would receive)."""
-
-    encoding = "utf-8"
-
-    def __init__(self) -> None:
-        self.total = 0
-
-    def write(self, text: str) -> int:
-        self.total += len(text.encode("utf-8"))
-        return len(text)
-
-    def flush(self) -> None:
-        pass
-
-    def isatty(self) -> bool:
-        return True
-
-
-def capture_w1(lines: int, deltas: int, warm: int) -> tuple[dict[str, object], list[Capture]]:
-    """Run our W1 (timed as the bench does) and capture every measured update's rows."""
+def capture_w1(lines: int, deltas: int, warm: int) -> Run:
+    """Run our W1 (timed as the bench does) and capture every row it showed."""
     return capture_events(bench.w1_events(lines, deltas, warm))
-
-
-def capture_events(events: Iterable[measure.Event]) -> tuple[dict[str, object], list[Capture]]:
-    """Run a workload's events (timed as the bench does) and capture every measured update's rows.
-
-    ``Config(markdown=False)``, as the bench runs W1: the peers get the very rows of the bench's W1.
-    """
-    config = Config(viewport_height=10, markdown=False)
-    renderer = measure.make_renderer(80, 24, config)
-    sink = renderer.backend.sink
-    assert isinstance(sink, measure.CountingSink)
-    measured = measure.Measured()
-    captures: list[Capture] = []
-    for phase, batch in events:
-        if phase != "measure":
-            renderer.feed(batch)
-            continue
-        if not measured.updates.ns:
-            gc.collect()
-        first = measure.timed_update(renderer, sink, batch, measured)
-        width = first.layout.columns
-        inserted = tuple(
-            draw_log_row(row, width, config.width_policy)
-            for row in first.layout.to_insert[: first.effect.rows_inserted]
-        )
-        last = renderer.last
-        assert last is not None
-        captures.append(Capture(inserted, last.frame.rows, last.frame.cursor))
-    return measured.figures(), captures
 
 
 # ----------------------------------------------------------------------------- peers
@@ -284,10 +238,10 @@ class _PromptToolkitPeer:
         return update_above
 
 
-def _replay(peer: Any, captures: list[Capture]) -> dict[str, object]:
+def _replay(peer: Any, captures: list[Capture], warm: int) -> dict[str, object]:
     clock = time.process_time_ns
     out: ByteCounter = peer.out
-    for capture in captures[:WARM]:
+    for capture in captures[:warm]:
         peer.prepare(capture)()
     measured = measure.Measured()
     gc.collect()
@@ -301,7 +255,9 @@ def _replay(peer: Any, captures: list[Capture]) -> dict[str, object]:
         measured.updates.add(ns, nbytes)
         (measured.inserting if capture.inserted else measured.plain).add(ns, nbytes)
         measured.rows_inserted += len(capture.inserted)
-    return measured.figures()
+    figures = measured.figures()
+    figures["output"] = out.data()
+    return figures
 
 
 PEER_WORKLOADS: dict[str, Callable[[int, int, int], Iterable[measure.Event]]] = {
@@ -310,59 +266,44 @@ PEER_WORKLOADS: dict[str, Callable[[int, int, int], Iterable[measure.Event]]] = 
 }
 
 
-def measure_peers(lines: int, deltas: int, warm: int, workload: str = "w1") -> dict[str, object]:
-    """Ours, Rich Live and prompt_toolkit on the same rows (W1, or W1S), in this process; with ratios to ours."""
-    ours, captures = capture_events(PEER_WORKLOADS[workload](lines, deltas, warm))
-    results: dict[str, object] = {"workload": f"{workload}:{lines}", "ours": ours}
+def _python_peers(run: Run, warm: int) -> dict[str, dict[str, object]]:
+    results: dict[str, dict[str, object]] = {}
     for name, factory in (("rich", _RichPeer), ("prompt_toolkit", _PromptToolkitPeer)):
         try:
-            peer = factory(captures[0])
+            peer = factory(run.updates[0])
         except ImportError as error:
-            results[name] = {"error": f"not installed: {error}"}
+            results[name] = {"skipped": f"not installed: {error}"}
             continue
-        results[name] = _replay(peer, captures)
-    results["ratios"] = _ratios(results)
-    results["targets"] = _targets(results, workload)
-    results["versions"] = _versions()
+        results[name] = _replay(peer, run.updates, warm)
     return results
 
 
-def _targets(results: dict[str, object], workload: str) -> list[str]:
-    """Issue 14's targets against this run: CPU per update at most 1/10 of Rich's with the status change (1/15
-    without), bytes per update at most prompt_toolkit's with it."""
-    ours, rich, toolkit = results["ours"], results.get("rich"), results.get("prompt_toolkit")
-    assert isinstance(ours, dict)
-    mine = ours["per_update"]
-    lines: list[str] = []
-    share = 10 if workload == "w1s" else 15
-    if isinstance(rich, dict) and "error" not in rich:
-        limit = rich["per_update"]["us_median"] / share
-        verdict = "met" if mine["us_median"] <= limit else f"not met ({mine['us_median'] / limit:.2f}x the limit)"
-        lines.append(f"CPU/update {mine['us_median']} us <= 1/{share} of Rich's ({limit:.1f} us): {verdict}")
-    if workload == "w1s" and isinstance(toolkit, dict) and "error" not in toolkit:
-        limit = toolkit["per_update"]["bytes_median"]
-        verdict = "met" if mine["bytes_median"] <= limit else f"not met ({mine['bytes_median'] / limit:.2f}x)"
-        lines.append(f"bytes/update {mine['bytes_median']} <= prompt_toolkit's ({limit}): {verdict}")
-    return lines
+def _checked(figures: dict[str, object], expected: Sequence[str]) -> dict[str, object]:
+    """A peer's figures with ``drew`` (its bytes replayed through pyte end with our last rows) instead of its bytes."""
+    output = figures.pop("output", None)
+    if isinstance(output, bytes):
+        figures["drew"], detail = drew(output, expected)
+        if detail:
+            figures["drew_detail"] = detail
+    return figures
 
 
-def _ratios(results: dict[str, object]) -> dict[str, dict[str, float]]:
-    ours = results["ours"]
-    assert isinstance(ours, dict)
-    ratios: dict[str, dict[str, float]] = {}
-    for name in ("rich", "prompt_toolkit"):
-        peer = results.get(name)
-        if not isinstance(peer, dict) or "error" in peer:
-            continue
-        ratio: dict[str, float] = {}
-        for split in ("per_update", "non_inserting", "inserting"):
-            mine, theirs = ours[split], peer[split]
-            if mine.get("count") and theirs.get("count"):
-                ratio[f"{split}_us_median"] = round(theirs["us_median"] / mine["us_median"], 1)
-                if mine["bytes_median"]:
-                    ratio[f"{split}_bytes_median"] = round(theirs["bytes_median"] / mine["bytes_median"], 1)
-        ratios[name] = ratio
-    return ratios
+def measure_peers(lines: int, deltas: int, warm: int, workload: str = "w1", peer_warm: int = WARM) -> dict[str, object]:
+    """Ours and every peer on the same rows (W1, or W1S, after a log of ``lines`` lines): figures, ``drew``."""
+    run = capture_events(PEER_WORKLOADS[workload](lines, deltas, warm))
+    expected = expected_lines(run.updates)
+    ours = dict(run.ours)
+    ours["output"] = run.output
+    results: dict[str, object] = {"workload": f"{workload}:{lines}", "ours": _checked(ours, expected)}
+    peers = {**_python_peers(run, peer_warm), **run_node_peers(run, peer_warm)}
+    versions = _versions()
+    for name, figures in peers.items():
+        found = figures.pop("versions", None)
+        if isinstance(found, dict):
+            versions.update(found)
+        results[name] = _checked(figures, expected)
+    results["versions"] = versions
+    return results
 
 
 def _versions() -> dict[str, str]:
@@ -377,46 +318,25 @@ def _versions() -> dict[str, str]:
     return out
 
 
-def run_peers(quick: bool, workload: str = "w1") -> dict[str, object]:
+def peer_runs() -> list[tuple[str, int]]:
+    """The runs of ``bench --peers``: W1 and W1S, each after a log of 100 and of 10,000 lines."""
+    return [(workload, lines) for workload in PEER_WORKLOADS for lines in PEER_LINES]
+
+
+def run_peers(quick: bool, workload: str = "w1", lines: int = PEER_LINES[-1]) -> dict[str, object]:
     """Run the peer comparison in a child process of its own (like every bench workload)."""
-    one = "peers" if workload == "w1" else f"peers:{workload}"
-    command = [sys.executable, "-m", "inline_render", "bench", "--one", one]
+    command = [sys.executable, "-m", "inline_render", "bench", "--one", f"peers:{workload}:{lines}"]
     if quick:
         command.append("--quick")
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"bench peers failed:\n{done.stderr}")
-    import json
-
     result: dict[str, object] = json.loads(done.stdout)
     return result
 
 
-def main_peers(quick: bool, workload: str = "w1") -> dict[str, object]:
-    """The child process's work: ``measure_peers`` at the bench's sizes."""
-    return measure_peers(1_000 if quick else PEER_LINES, 200 if quick else 2000, 30 if quick else 300, workload)
-
-
-def format_peers(results: dict[str, object]) -> str:
-    """The comparison as text: each renderer's figures, then the ratios (peer / ours)."""
-    lines = [f"peers on {results['workload']} (same process, same rows; versions {results['versions']})"]
-    for name in ("ours", "rich", "prompt_toolkit"):
-        figures = results.get(name)
-        if not isinstance(figures, dict):
-            continue
-        if "error" in figures:
-            lines.append(f"  {name}: {figures['error']}")
-            continue
-        lines.append(f"  {name}")
-        lines.append(measure.row_line("per delta", figures["per_update"], "upd"))
-        lines.append(measure.row_line("  not inserting", figures["non_inserting"], "upd"))
-        lines.append(measure.row_line("  inserting", figures["inserting"], "upd"))
-    ratios = results.get("ratios")
-    if isinstance(ratios, dict):
-        for name, ratio in ratios.items():
-            text = ", ".join(f"{key} {value}x" for key, value in ratio.items())
-            lines.append(f"  {name} / ours: {text}")
-    targets = results.get("targets")
-    if isinstance(targets, list):
-        lines.extend(f"  target: {line}" for line in targets)
-    return "\n".join(lines)
+def main_peers(quick: bool, workload: str = "w1", lines: int = PEER_LINES[-1]) -> dict[str, object]:
+    """The child process's work: ``measure_peers`` at the bench's sizes (``--quick``: 200 updates, not 2,000)."""
+    if quick:
+        return measure_peers(lines, 200, 30, workload, peer_warm=50)
+    return measure_peers(lines, 2000, 300, workload)

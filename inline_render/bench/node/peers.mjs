@@ -221,7 +221,8 @@ async function main() {
     }
     const output = run.out.chunks.join("");
     run.stop();
-    const versions = peer === "pi-tui" ? { "pi-tui": version("@mariozechner/pi-tui") } : { ink: version("ink"), react: version("react") };
+    const own = peer === "pi-tui" ? { "pi-tui": version("@mariozechner/pi-tui") } : { ink: version("ink"), react: version("react") };
+    const versions = { ...own, node: process.version };
     const result = { peer, versions, us_median: median(us), bytes_median: median(bytes), us, bytes, output };
     process.stdout.write(JSON.stringify(result) + "\n");
 }
