@@ -226,8 +226,7 @@ class LogState:
         inserted now (``last_inserted``)."""
         if not rows:
             return self
-        last = (*self.last_inserted, *rows)
-        return evolve(self._dropped(rows), last_inserted=last[-_LAST_INSERTED:] if len(last) > _LAST_INSERTED else last)
+        return evolve(self._dropped(rows), last_inserted=_last_rows(self.last_inserted, rows))
 
     def _dropped(self, rows: tuple[LogRow, ...]) -> LogState:
         """``advance`` but for ``last_inserted``."""
@@ -336,6 +335,13 @@ class LogState:
             else:
                 again.append(Again(row.entry, row.line_start, row.end, empty))
         return evolve(self, again=tuple(again))
+
+
+def _last_rows(last: tuple[LogRow, ...], rows: Sequence[LogRow]) -> tuple[LogRow, ...]:
+    """The last ``_LAST_INSERTED`` of ``last`` then ``rows`` (a flood of rows is not copied whole to keep a few)."""
+    if len(rows) >= _LAST_INSERTED:
+        return tuple(rows[len(rows) - _LAST_INSERTED :])
+    return (*last[max(0, len(last) + len(rows) - _LAST_INSERTED) :], *rows)
 
 
 def _continues(piece: Again, row: LogRow) -> bool:
