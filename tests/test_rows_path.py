@@ -194,6 +194,7 @@ def test_a_maker_builds_what_the_class_builds() -> None:
     from inline_render.core.tick import TickResult
 
     values = (3, ((),) * 4, 80, 2, (5, 2), True, True, None, False, False, (4, 1), (), True, (1, 2, 3, 4), None, None)
+    values += (((),),)  # split_rows
     made = maker(Screen)(*values)
     assert type(made) is Screen and made == Screen(*values)
     assert [getattr(made, field.name) for field in fields(Screen)] == list(values)

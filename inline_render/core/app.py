@@ -25,7 +25,7 @@ class FrameRecord(NamedTuple):  # a tuple: one is built per frame, a status tick
     """A frame as written, with the screen it was planned for: the viewport's ``top`` row, the rows
     ``drawn`` on it, their width ``columns``, the screen's ``rows`` and the ``cursor`` (row, column),
     all before the frame; then its operations as planned (``planned``: a text may be its ``Segment``,
-    see ``ops``) and the log rows it inserted into scrollback."""
+    see ``ops``), the log rows it inserted into scrollback and the rows a resize left split under it (``split``)."""
 
     top: int
     drawn: tuple[Row, ...]
@@ -34,6 +34,9 @@ class FrameRecord(NamedTuple):  # a tuple: one is built per frame, a status tick
     cursor: tuple[int, int]
     planned: tuple[Op | Segment, ...]
     inserted: tuple[LogRow, ...]
+    split: tuple[Row, ...] = ()
+    """The screen's ``Screen.split_rows``: rows as drawn that the terminal holds re-wrapped at ``columns``, from the
+    viewport's top down to the cursor, which the frame's moves up pass over (a frame right after a resize)."""
 
     @property
     def ops(self) -> tuple[Op, ...]:
@@ -88,6 +91,12 @@ class Screen:
     """GNU screen (``Config.soft_wrap_lines``, ``effects_stream``): the viewport's log rows, line by line, written as
     one text whose end the cursor rests on, as ``printf``'s (None: not so).  Screen re-wraps that text and the cursor
     with it at a resize, so frames append at the cursor and a resize counts the rows the text takes."""
+    split_rows: tuple[Row, ...] = ()
+    """Set by a resize on a terminal that re-wraps rows, until the next frame: the viewport's rows as drawn from the
+    first one the resize did not count as inserted down to the cursor's, which the terminal now holds re-wrapped at
+    its width (a row wider than it split into pieces, each continuing the one above).  The next frame moves up over
+    them (``FrameRecord.split``): a widening the terminal applies before reading it joins them again, and its moves
+    up then land higher, on the rows above the viewport (``resize_replay.joined_at_a_widening``)."""
 
     @property
     def first_written(self) -> int:

@@ -4,6 +4,8 @@ Rows already inserted into the terminal's scrollback are not kept: the log
 holds only entries with text still to insert, and ``head`` (an offset into the
 first entry) is the scrollback boundary as a *source position* (DESIGN, Rules).
 A resize re-wraps from ``head`` only, so nothing is inserted twice or skipped.
+Only the last rows inserted are remembered (``LogState.last_inserted``): the rows
+right above the viewport, which a resize may find written over and insert again.
 
 The entries and their rows' type are in ``entry``, the wrapping of one entry in ``wrap``; their public names are
 importable from here too, where they were first.
@@ -73,6 +75,10 @@ class LogState:
     options: RenderOptions | None = None  # None: every kind verbatim (as before Markdown)
     again: tuple[Again, ...] = ()  # inserted before ``entries`` (``reinsert``), oldest first
     flush: bool = False  # every ``again`` row leaves the viewport at once (``cleared``: a /clear keeps what was shown)
+    # The last rows inserted (at most ``_LAST_INSERTED``), oldest first: the rows right above the viewport.  A frame in
+    # flight at a widening may have written over them (``resize_replay.joined_at_a_widening``); their entries may be
+    # gone from the log by then, so their rows are kept to insert them again (``reinsert``).
+    last_inserted: tuple[LogRow, ...] = ()
 
     def _entry(
         self,
@@ -216,12 +222,17 @@ class LogState:
         return done
 
     def advance(self, rows: tuple[LogRow, ...]) -> LogState:
-        """Drop the text of ``rows`` (the oldest pending rows, just inserted into scrollback)."""
+        """Drop the text of ``rows`` (the oldest pending rows, just inserted into scrollback); they are the last
+        inserted now (``last_inserted``)."""
         if not rows:
             return self
+        return evolve(self._dropped(rows), last_inserted=_last_rows(self.last_inserted, rows))
+
+    def _dropped(self, rows: tuple[LogRow, ...]) -> LogState:
+        """``advance`` but for ``last_inserted``."""
         if self.again:
             log, rows = self._advance_again(rows)
-            return log.advance(rows) if rows else log
+            return log._dropped(rows) if rows else log
         last = rows[-1]
         entries = self.entries
         index = 0
@@ -299,7 +310,13 @@ class LogState:
             if end > start:  # an empty entry has nothing to keep (as Markdown it has no row at all)
                 # A shown text that ends with a newline ends with an empty row, which is kept too.
                 pieces.append(Again(entry, start, end, entry.piece(end - 1, end) == "\n"))
-        return LogState(next_key=log.next_key, options=self.options, again=tuple(pieces), flush=bool(pieces))
+        return LogState(
+            next_key=log.next_key,
+            options=self.options,
+            again=tuple(pieces),
+            flush=bool(pieces),
+            last_inserted=self.last_inserted,  # still right above the viewport: a /clear erases no row
+        )
 
     def reinsert(self, rows: Sequence[LogRow]) -> LogState:
         """Insert the text of ``rows`` (inserted already, in order) again, each line from its start.
@@ -320,6 +337,13 @@ class LogState:
         return evolve(self, again=tuple(again))
 
 
+def _last_rows(last: tuple[LogRow, ...], rows: Sequence[LogRow]) -> tuple[LogRow, ...]:
+    """The last ``_LAST_INSERTED`` of ``last`` then ``rows`` (a flood of rows is not copied whole to keep a few)."""
+    if len(rows) >= _LAST_INSERTED:
+        return tuple(rows[len(rows) - _LAST_INSERTED :])
+    return (*last[max(0, len(last) + len(rows) - _LAST_INSERTED) :], *rows)
+
+
 def _continues(piece: Again, row: LogRow) -> bool:
     """``row`` is of a newer version of the piece's entry (the same object or lineage, or the same id, kind and
     text over the piece: a trimmed version) that still holds the piece's start, and its line starts inside the
@@ -336,6 +360,9 @@ def _continues(piece: Again, row: LogRow) -> bool:
     return entry.piece(offset, offset + piece.end - piece.start) == kept.piece(piece.start, piece.end)
 
 
+# Rows ``LogState.last_inserted`` keeps: more than a frame's moves up can overshoot (the rows a resize split between the
+# viewport's top and the cursor, on one screen), on any screen a person reads.
+_LAST_INSERTED = 256
 _TRIM_MIN = 4096  # characters: below this, keeping inserted text costs less than copying the rest
 _OPEN_PIECES = 16384  # characters: an open line longer than this is kept in pieces (``Entry.tail``)
 

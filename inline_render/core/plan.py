@@ -258,6 +258,7 @@ def _plan_rows(state: AppState, layout: Layout, frame: Frame) -> RowsPlan:
         None,  # resized_from (the default, as in _plan)
         False,  # lost_row (the default, as in _plan)
         None,  # stream (rows-only frames are not stream frames)
+        (),  # split_rows: the frame redrew what a resize split, or none was
     )
     return _new(RowsPlan, (planned, screen, state.fault))
 
@@ -270,7 +271,7 @@ def _record(state: AppState, ops: tuple[Op | Segment, ...], inserted: tuple[LogR
     screen = state.screen
     drawn = screen.drawn or ()
     cursor = screen.cursor if screen.cursor is not None else (screen.top + max(0, len(drawn) - 1), 0)
-    return _new(FrameRecord, (screen.top, drawn, state.columns, state.rows, cursor, ops, inserted))
+    return _new(FrameRecord, (screen.top, drawn, state.columns, state.rows, cursor, ops, inserted, screen.split_rows))
 
 
 def _recent_frames(

@@ -9,6 +9,9 @@ helpers only it uses (they are most of stage 1's code).  Its rules:
 * A row a frame still in flight may have written at a width the terminal no longer had is redrawn, not trusted.
 * Where it cannot be known whether a committed line reached the terminal whole, the line is inserted again (a
   line shown twice is bad; a line cut is worse).
+* The rows a resize leaves split under the next frame (``Screen.split_rows``) are remembered with it: a widening
+  that meets it in flight joins them again, its move up lands higher, on the committed rows above the viewport, and
+  their lines are inserted again (``resize_replay.joined_at_a_widening``).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from .pushed import record_pushed_open
 from .resize_replay import (
     clamped_at_a_narrowing,
     insert_again,
+    joined_at_a_widening,
     modelled_rows,
     modelled_rows_in_flight,
     resize_replayed,
@@ -82,6 +86,9 @@ def reduce_resize(state: AppState, item: Resize, out: list[Output]) -> AppState:
             glued = state.replayed is not None
         else:
             state = clamped_at_a_narrowing(state, item)
+            if state.replayed is None:
+                # A frame in flight that moves up over rows an earlier resize split may land higher at a widening.
+                state = joined_at_a_widening(state, item, in_flight)
     # With a cursor report we know the cursor's row; without one, terminals keep it unless it falls off.
     now = item.cursor_row if item.cursor_row is not None else min(cursor_row, item.rows - 1)
     trusted = _trusted_rows(state, screen, index, in_flight, narrowest, cursor_split)
@@ -132,8 +139,27 @@ def reduce_resize(state: AppState, item: Resize, out: list[Output]) -> AppState:
         ghost_above=ghost,
         resized_from=resized_from,
         recent_frames=(),
+        split_rows=_split_rows(state, screen, counted, index, in_flight),
     )
     return replace(state, columns=item.columns, rows=item.rows, screen=screen)
+
+
+def _split_rows(state: AppState, screen: Screen, counted: int, index: int, in_flight: int) -> tuple[Row, ...]:
+    """``Screen.split_rows`` after a resize (``screen``: as the resize found it) that counted the viewport's first
+    ``counted`` drawn rows as inserted, the cursor on its drawn row ``index``: the rows from there to the cursor's,
+    each the widest of the ways it was drawn (a frame in flight may have rewritten a row after the terminal split
+    the one it found there, whose pieces may remain).  None where the rows are not known or not re-wrapped (a
+    terminal that cuts rows; GNU screen's soft lines have their own rules)."""
+    if not state.config.resize_reflow or state.config.soft_wrap_lines or screen.drawn is None:
+        return ()
+    policy = state.config.width_policy
+    flight = screen.recent_frames[-in_flight:] if in_flight else ()
+    versions = [screen.drawn, *(frame.drawn for frame in flight if frame.top == screen.top)]
+    rows: list[Row] = []
+    for at in range(counted, min(index + 1, len(screen.drawn))):
+        drawn = [version[at] for version in versions if at < len(version)]
+        rows.append(max(drawn, key=lambda row: row_width(row, policy)))
+    return tuple(rows)
 
 
 def _appended_at_cursor(state: AppState, screen: Screen, in_flight: int) -> bool:

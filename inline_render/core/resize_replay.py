@@ -7,6 +7,11 @@ viewport as drawn, resized (``modelled_rows``), or with the frames in flight fed
 (``resize_replayed``).  A replay is used only where its cursor lands on the row the terminal reported; where
 the models differ, a row counts as intact only if every one of them shows it so, and the viewport starts at the
 lowest top they give: a line shown twice is bad, a line cut is worse.
+
+The models hold the viewport as drawn, one row per drawn row: not the pieces a resize made of rows wider than the
+terminal it left (each continuing the one above), which the frame after it moves up over.  A widening that meets
+that frame in flight joins them again and its move up lands higher, on rows above the viewport that no model shows
+written; those are counted from the pieces instead (``joined_at_a_widening``).
 """
 
 from __future__ import annotations
@@ -16,14 +21,21 @@ from dataclasses import replace
 
 from ..inputs import Resize
 from ..terminals.memory import TerminalFamily
-from ..text.cells import WidthPolicy
+from ..text.cells import WidthPolicy, wrap_cells
 from ..text.style import row_text
 from .app import AppState, FrameRecord, PushedOpen, Screen
 from .inflight import Replayed, clamped, replay_frames, replay_resize, replay_resize_in_flight
 from .log import LogRow, continues_line, log_rows
 from .rows import draw_log_row
 
-__all__ = ["clamped_at_a_narrowing", "insert_again", "modelled_rows", "modelled_rows_in_flight", "resize_replayed"]
+__all__ = [
+    "clamped_at_a_narrowing",
+    "insert_again",
+    "joined_at_a_widening",
+    "modelled_rows",
+    "modelled_rows_in_flight",
+    "resize_replayed",
+]
 
 
 def modelled_rows(state: AppState, screen: Screen, item: Resize) -> tuple[int, ...] | None:
@@ -135,6 +147,47 @@ def clamped_at_a_narrowing(state: AppState, item: Resize) -> AppState:
         return state
     inserted = [log_row for frame in frames for log_row in frame.inserted]
     return insert_again(state, inserted, range(len(inserted)))
+
+
+def joined_at_a_widening(state: AppState, item: Resize, in_flight: int) -> AppState:
+    """Frames in flight at a widening, the first of them planned right after a resize that left rows split under it
+    (``FrameRecord.split``): their committed rows above the viewport that its moves up may have written over are
+    queued to be inserted again, each line whole, with every row inserted after them (in order: shown twice at worst).
+
+    A narrowing re-wraps a row wider than the new width into pieces, each continuing the one above; the frame after
+    it moves up from the cursor as many rows as the pieces take (``CUU``), to the viewport's top.  A terminal that
+    widens before reading it joins the pieces again: the rows between the cursor and the top get fewer, the move up
+    lands that many rows higher, and the frame erases and writes from there, over the rows right above the viewport.
+    The cursor report cannot tell (the frame ends on the bottom row either way, and a frame the terminal read before
+    the widening leaves the same report): at most as many rows as the widening joins (``_joined``) are reached, and
+    the rows above the viewport take a row each at least, so the lines of the last that many committed rows
+    (``LogState.last_inserted``) are the ones that may be gone."""
+    frames = state.screen.recent_frames[-in_flight:] if in_flight else ()
+    policy = state.config.width_policy
+    split = next((index for index, frame in enumerate(frames) if _joined(frame, item.columns, policy) > 0), None)
+    if split is None:
+        return state
+    reached = _joined(frames[split], item.columns, policy)
+    # Rows the frames from that one on inserted were written where it landed, above the viewport, after the rows it
+    # reached: inserted again too, so that the lines stay in order.
+    later = sum(len(frame.inserted) for frame in frames[split:])
+    last = state.log.last_inserted
+    rows = list(last[max(0, len(last) - later - reached) :])
+    return insert_again(state, rows, range(len(rows)))
+
+
+def _joined(frame: FrameRecord, columns: int, policy: WidthPolicy) -> int:
+    """How many rows the terminal joins, at a widening to ``columns``, among the rows split under ``frame`` between
+    the viewport's top and the cursor (``FrameRecord.split``, re-wrapped at ``frame.columns``): each as many as its
+    pieces at the frame's width and at the new one differ, cut as a terminal's autowrap cuts (``wrap_cells``; a
+    row's first pieces may be above the top: all counted), and never more than the rows the frame moves up over."""
+    if not frame.split or columns <= frame.columns:
+        return 0
+    joined = 0
+    for row in frame.split:
+        text = row_text(row)
+        joined += max(0, len(wrap_cells(text, frame.columns, policy)) - len(wrap_cells(text, columns, policy)))
+    return min(joined, max(0, frame.cursor[0] - frame.top))
 
 
 def resize_replayed(state: AppState, item: Resize, column: int) -> AppState | None:
