@@ -148,7 +148,7 @@ def _split_rows(state: AppState, screen: Screen, counted: int, index: int, in_fl
     """``Screen.split_rows`` after a resize (``screen``: as the resize found it) that counted the viewport's first
     ``counted`` drawn rows as inserted, the cursor on its drawn row ``index``: the rows from there to the cursor's,
     each the widest of the ways it was drawn (a frame in flight may have rewritten a row after the terminal split
-    the one it found there, whose pieces may remain).  None where the rows are not known or not re-wrapped (a
+    the one it found there, whose pieces may remain).  Empty where the rows are not known or not re-wrapped (a
     terminal that cuts rows; GNU screen's soft lines have their own rules)."""
     if not state.config.resize_reflow or state.config.soft_wrap_lines or screen.drawn is None:
         return ()
