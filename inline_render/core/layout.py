@@ -210,11 +210,10 @@ def _compute_layout(state: AppState) -> Layout:
         # no blank rows under the composer, which a shrink would keep on the screen and push text out for.
         insert_end = inserted + committed
         start = max(start, insert_end)
-        height -= max(0, log_height - (total - start))
-        log_height = min(log_height, total - start)
-    elif state.config.compact:
-        # As tall as what it shows: the log tail's rows are its last rows not yet in history (committed or open).
-        # The planner grows the viewport before it inserts and shrinks it after (``Planner.set_height``).
+    if state.config.compact or state.config.soft_wrap_lines:
+        # As tall as what it shows: the log tail's rows are its last rows not yet in history (committed or open;
+        # on GNU screen open only).  The planner grows a compact viewport before it inserts and shrinks it after
+        # (``Planner.set_height``).
         height -= max(0, log_height - (total - start))
         log_height = min(log_height, total - start)
     if insert_end > inserted:

@@ -92,10 +92,7 @@ def scenario_header(
     if description:
         data["description"] = description
     data["terminal"] = {"columns": columns, "rows": rows, "cursor_row": cursor_row}
-    # A header without ``compact`` was recorded before it existed, with a fixed viewport, and replays so: the field is
-    # written when true, and left out when false (older files round-trip unchanged).
-    fields = {name: value for name, value in config.to_json().items() if name != "compact"}
-    data["config"] = {**fields, "compact": True} if config.compact else fields
+    data["config"] = config.to_json()
     return data
 
 

@@ -177,11 +177,12 @@ class Config:
             )
 
     def to_json(self) -> dict[str, object]:
-        """The scenario header's ``config`` object (fields at their default omitted)."""
+        """The scenario header's ``config`` object (fields at their default omitted; ``compact`` at its value before it
+        existed, false, omitted: an object without it was recorded with a fixed viewport, see ``from_json``)."""
         out: dict[str, object] = {}
         for name in self.__dataclass_fields__:
             value = getattr(self, name)
-            if value != getattr(_DEFAULT_CONFIG, name):
+            if value != _JSON_ABSENT.get(name, getattr(_DEFAULT_CONFIG, name)):
                 out[name] = value.value if isinstance(value, enum.Enum) else value
                 if isinstance(value, Theme):
                     out[name] = value.name
@@ -192,7 +193,7 @@ class Config:
         """Build from a scenario header's ``config`` object, naming a bad field."""
         if not isinstance(data, dict):
             raise InvalidInput(f"{where}: must be a JSON object")
-        values: dict[str, object] = {}
+        values: dict[str, object] = dict(_JSON_ABSENT)
         for name, value in data.items():
             if name not in cls.__dataclass_fields__:
                 raise InvalidInput(f"{where}: unknown field {name!r}")
@@ -209,3 +210,6 @@ class Config:
 
 
 _DEFAULT_CONFIG = Config()
+# Fields whose value in a ``config`` object without them is not the default: what files recorded before the field
+# existed were rendered with (they replay byte for byte).
+_JSON_ABSENT: dict[str, object] = {"compact": False}

@@ -12,7 +12,7 @@ import json
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -248,9 +248,6 @@ def parse_scenario(text: str, path: Path | str | None = None, name: str | None =
         config = Config.from_json(header.get("config", {}))
     except InvalidInput as error:
         raise _fail(where, str(error)) from None
-    if "compact" not in header.get("config", {}):
-        # Recorded before ``Config.compact`` existed: the viewport was ``viewport_height`` rows from the start.
-        config = replace(config, compact=False)
     ticks = tuple(_tick(f"{label}:{n}", n, load(n, text)) for n, text in lines[1:])
     default_name = Path(path).stem if path is not None else (name or "scenario")
     return Scenario(
