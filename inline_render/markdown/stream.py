@@ -359,9 +359,10 @@ def _open_tail(
     if block.type == "paragraph" and renderer.commit > closed_lines:
         # Settled lines of the open paragraph become stable; the tail continues it.
         return _Tail(commit, commit_src, commit, commit_src, True, _DUMMY)
-    if item is not None and _list_lead(lines, item[1]):
+    list_lead = _list_lead(lines, item[1]) if item is not None else ""
+    if item is not None and list_lead:
         # The items before the last become stable; the tail continues the list.
-        return _Tail(item[0] - drop, src(item[1]), commit, commit_src, True, _list_lead(lines, item[1]))
+        return _Tail(item[0] - drop, src(item[1]), commit, commit_src, True, list_lead)
     if view.continues and not closed:  # still the continued block, nothing new settled
         return _Tail(closed_lines - drop, view.stable_src, commit, commit_src, True, view.lead, view.fence)
     return _Tail(closed_lines - drop, src(start_line), commit, commit_src)
